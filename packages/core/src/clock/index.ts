@@ -1,0 +1,1 @@
+export { type Clock, type ClockTimer, sleep, systemClock } from "./clock.js";

@@ -1,0 +1,36 @@
+export type {
+  Adapter,
+  ChatHost,
+  FetchMessagesOptions,
+  FetchMessagesResult,
+  LockScope,
+  PostableMessage,
+  ProcessOptions,
+  SentMessage,
+  WebhookOptions,
+} from "./adapter.js";
+export { ConsoleLogger, type Logger, type LogLevel, silentLogger } from "./logger.js";
+export {
+  DISPATCH_OUTCOMES,
+  type DispatchAttributes,
+  type DispatchOutcome,
+  type DispatchSpan,
+  type Observer,
+} from "./observer.js";
+export type {
+  AppendToListOptions,
+  Claim,
+  ClaimState,
+  EnqueueOptions,
+  EnqueueResult,
+  KeyValueState,
+  ListState,
+  Lock,
+  LockState,
+  QueueEntry,
+  QueueFullPolicy,
+  QueueState,
+  StateAdapter,
+  StateLifecycle,
+  SubscriptionState,
+} from "./state.js";

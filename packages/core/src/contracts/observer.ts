@@ -1,0 +1,72 @@
+/**
+ * How a delivery ended. Exactly one per dispatch span (DESIGN §8).
+ * - `handled`: a handler ran to completion for it.
+ * - `skipped`: it was folded into another message's `context.skipped`, and that run was handled.
+ * - `dropped-lock-conflict`: the lock was held and the strategy drops.
+ * - `duplicate`: its message id was already accepted.
+ * - `ignored`: nothing applies (self message, no matching handler).
+ * - `error`: the State or a handler failed.
+ * - `preempted`: evicted from a full queue, or its run stopped on lease loss or shutdown.
+ * - `admission-rejected`: refused at the admission bound, nothing written.
+ * - `expired`: waited in a queue past its `expiresAt`.
+ */
+export type DispatchOutcome =
+  | "handled"
+  | "skipped"
+  | "dropped-lock-conflict"
+  | "duplicate"
+  | "ignored"
+  | "error"
+  | "preempted"
+  | "admission-rejected"
+  | "expired";
+
+/** Every {@link DispatchOutcome}, for exhaustive checks. */
+export const DISPATCH_OUTCOMES: readonly DispatchOutcome[] = [
+  "handled",
+  "skipped",
+  "dropped-lock-conflict",
+  "duplicate",
+  "ignored",
+  "error",
+  "preempted",
+  "admission-rejected",
+  "expired",
+];
+
+/**
+ * Low-cardinality attributes only: never message text, user ids or thread ids, so metrics
+ * backends are not flooded and no personal data leaves the process.
+ */
+export interface DispatchAttributes {
+  adapter: string;
+  tenant?: string;
+  /** The hook that ran ("mention", "subscribed", "dm", "pattern", "action", …). */
+  route?: string;
+  strategy?: string;
+}
+
+/** One delivery's span. `end` is called exactly once. */
+export interface DispatchSpan {
+  /** Adds attributes learned along the way (route, strategy). */
+  setAttributes(attributes: Partial<DispatchAttributes>): void;
+  /** Closes the span; `reason` is a short fixed phrase, never user content. */
+  end(outcome: DispatchOutcome, reason?: string): void;
+}
+
+/**
+ * Receives Baton's telemetry. Every member is optional; an observer that throws is caught and
+ * logged, never breaking dispatch.
+ */
+export interface Observer {
+  /** Opens the span of one delivery. */
+  startDispatch?(attributes: DispatchAttributes): DispatchSpan;
+  /** Adds `value` (default 1) to the named counter. */
+  count?(name: string, value: number, attributes: Partial<DispatchAttributes>): void;
+  /** Records a duration in milliseconds (queue wait, handler run). */
+  recordDurationMs?(
+    name: string,
+    durationMs: number,
+    attributes: Partial<DispatchAttributes>,
+  ): void;
+}

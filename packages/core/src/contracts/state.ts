@@ -1,0 +1,196 @@
+import type { JsonValue } from "../model/json.js";
+
+/**
+ * Connection lifecycle of a State backend.
+ */
+export interface StateLifecycle {
+  /**
+   * Opens the backend. Idempotent: concurrent calls share one attempt, a call after success does
+   * nothing, a call after a failed attempt tries again.
+   */
+  connect(): Promise<void>;
+  /**
+   * Closes the backend. Idempotent. Every later call except `connect()` rejects with a
+   * `StateError` of failure `disconnected`.
+   */
+  disconnect(): Promise<void>;
+}
+
+/** Which threads the bot follows (upstream `thread.subscribe()`). */
+export interface SubscriptionState {
+  /** Marks the thread subscribed. Idempotent. */
+  subscribe(threadId: string): Promise<void>;
+  /** Removes the subscription. Idempotent. */
+  unsubscribe(threadId: string): Promise<void>;
+  /** True when `subscribe` was called for the thread and `unsubscribe` was not called after it. */
+  isSubscribed(threadId: string): Promise<boolean>;
+}
+
+/** JSON key-value storage with optional expiry. Values come back as copies. */
+export interface KeyValueState {
+  /** The stored value, or `null` when the key is absent or expired. */
+  get<T extends JsonValue = JsonValue>(key: string): Promise<T | null>;
+  /** Stores `value`, replacing any previous value and its TTL. Without `ttlMs` it never expires. */
+  set(key: string, value: JsonValue, ttlMs?: number): Promise<void>;
+  /** Removes the key. Deleting an absent key does nothing. */
+  delete(key: string): Promise<void>;
+  /**
+   * Stores `value` only when the key is absent or expired; one atomic step. Returns true for the
+   * call that stored. A losing call changes nothing — in particular not the existing TTL.
+   */
+  setIfNotExists(key: string, value: JsonValue, ttlMs?: number): Promise<boolean>;
+}
+
+/**
+ * A held lock. `token` proves ownership; `fence` orders holders: it comes from one sequence per
+ * backend that never resets and strictly increases with every successful acquire on any key, so a
+ * stale holder's fence is always smaller than a newer holder's.
+ */
+export interface Lock {
+  readonly key: string;
+  readonly token: string;
+  readonly fence: number;
+  /** Expiry in epoch milliseconds by the backend's clock, as of acquisition. */
+  readonly expiresAt: number;
+}
+
+/** Mutual exclusion with leases and fencing tokens. Listed in lifecycle order. */
+export interface LockState {
+  /**
+   * Takes the lock for `ttlMs` when it is free or expired; one atomic step. Returns `null` when
+   * another holder has it — a conflict never throws. Of N concurrent callers at most one wins.
+   */
+  acquireLock(key: string, ttlMs: number): Promise<Lock | null>;
+  /**
+   * Sets the lock's expiry to `ttlMs` from now when `lock.token` still holds it. Returns false when
+   * the lock expired, was released or is held by someone else; an expired lock is never
+   * resurrected. The fence is unchanged.
+   */
+  extendLock(lock: Lock, ttlMs: number): Promise<boolean>;
+  /**
+   * Frees the lock when `lock.token` holds it. Returns false, touching nothing, when it does not
+   * (expired, released, or taken by a newer holder).
+   */
+  releaseLock(lock: Lock): Promise<boolean>;
+  /** Frees the lock whoever holds it. For operators and recovery tools, not for the hot path. */
+  forceReleaseLock(key: string): Promise<void>;
+}
+
+/** One queued item. The backend stores it as JSON and never judges `expiresAt` itself. */
+export interface QueueEntry {
+  /** The payload, e.g. a serialized message. */
+  value: JsonValue;
+  /** Epoch milliseconds when the entry was enqueued. */
+  enqueuedAt: number;
+  /**
+   * Epoch milliseconds after which the consumer must treat the entry as expired. The backend
+   * returns expired entries like any other, so the consumer can record their disposition.
+   */
+  expiresAt: number;
+}
+
+/** What to do when a queue is at `maxSize`. */
+export type QueueFullPolicy = "drop-oldest" | "drop-newest";
+
+/** Options of {@link QueueState.enqueue}. */
+export interface EnqueueOptions {
+  /** The most entries the queue holds after the call; at least 1. */
+  maxSize: number;
+  /** `drop-oldest` evicts the head to make room; `drop-newest` refuses the new entry. */
+  onFull: QueueFullPolicy;
+}
+
+/** The outcome of {@link QueueState.enqueue}. */
+export interface EnqueueResult {
+  /** Entries in the queue after the call. */
+  depth: number;
+  /**
+   * Entries that left the queue without being dequeued, oldest first: the evicted heads under
+   * `drop-oldest`, or the refused new entry under `drop-newest`. Empty when all fit. The caller
+   * owns their disposition, so nothing is lost silently.
+   */
+  evicted: QueueEntry[];
+}
+
+/** FIFO queues, one per key, with an index of non-empty queues. */
+export interface QueueState {
+  /**
+   * Appends `entry`; the full check, eviction and append are one atomic step, so under concurrent
+   * enqueues the queue never exceeds `maxSize` and every entry is either queued or in exactly one
+   * call's `evicted`.
+   */
+  enqueue(key: string, entry: QueueEntry, options: EnqueueOptions): Promise<EnqueueResult>;
+  /** Removes and returns the oldest entry, or `null` for an empty queue. Each entry once. */
+  dequeue(key: string): Promise<QueueEntry | null>;
+  /** The number of entries in the queue (0 for an unknown key). */
+  queueDepth(key: string): Promise<number>;
+  /**
+   * Keys of queues that hold at least one entry, found without scanning the keyspace, so a
+   * sweeper can find a queue whose holder died. At most `limit` keys (default 100), in no
+   * particular order.
+   */
+  pendingQueueKeys(limit?: number): Promise<string[]>;
+}
+
+/** Options of {@link ListState.appendToList}. */
+export interface AppendToListOptions {
+  /** Keep at most this many newest items. */
+  maxLength?: number;
+  /** Expire the whole list this long after the latest append; each append refreshes it. */
+  ttlMs?: number;
+}
+
+/** Append-only bounded lists (history, transcripts). */
+export interface ListState {
+  /** Appends, trims to `maxLength` and refreshes the TTL in one atomic step. */
+  appendToList(key: string, value: JsonValue, options?: AppendToListOptions): Promise<void>;
+  /** The items oldest first, or `[]` for an absent or expired list. A copy. */
+  getList<T extends JsonValue = JsonValue>(key: string): Promise<T[]>;
+}
+
+/**
+ * A claim on a piece of work that must run once (DESIGN §7.3). `generation` identifies this claim:
+ * it comes from the backend's fence sequence, so it is never reused, and a transition with a
+ * stale generation fails.
+ */
+export interface Claim {
+  readonly key: string;
+  readonly generation: number;
+  /** Epoch milliseconds when the claim lapses and another caller may take the work over. */
+  readonly expiresAt: number;
+}
+
+/** Exactly-once lazy work through fenced claims. Each method is one atomic transition. */
+export interface ClaimState {
+  /**
+   * Claims the work when the record is absent (armed), re-armed, or its claim expired; otherwise
+   * (claimed and live, or completed) returns `null`. Of N concurrent claimers at most one wins.
+   */
+  claim(key: string, ttlMs: number): Promise<Claim | null>;
+  /**
+   * Marks the work done when `claim.generation` is the current one; a completed record is never
+   * claimed again. Returns false, changing nothing, on a stale generation.
+   */
+  completeClaim(claim: Claim): Promise<boolean>;
+  /**
+   * Returns the record to the armed state after a failed run, so a later `claim` retries. Returns
+   * false, changing nothing, on a stale generation or a completed record.
+   */
+  rearmClaim(claim: Claim): Promise<boolean>;
+}
+
+/**
+ * Everything Baton needs from shared storage. One object implements every capability; backends
+ * pass `@baton/conformance`. Expiry is judged by the backend's own clock.
+ */
+export interface StateAdapter
+  extends StateLifecycle,
+    SubscriptionState,
+    KeyValueState,
+    LockState,
+    QueueState,
+    ListState,
+    ClaimState {
+  /** A short name for logs and errors ("memory", "redis", "postgres"). */
+  readonly name: string;
+}

@@ -1,0 +1,15 @@
+export { BatonError, type BatonErrorOptions, isBatonError } from "./baton-error.js";
+export { BATON_ERROR_CODES, type BatonErrorCode, docsUrlFor } from "./error-codes.js";
+export {
+  AdapterError,
+  AdmissionRejectedError,
+  ConfigError,
+  LockError,
+  LockLostError,
+  NotImplementedError,
+  RateLimitError,
+  ShutdownError,
+  StateError,
+  type StateFailure,
+  ValidationError,
+} from "./errors.js";

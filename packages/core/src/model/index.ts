@@ -1,0 +1,21 @@
+export {
+  type Attachment,
+  type AttachmentType,
+  type SerializedAttachment,
+  serializeAttachment,
+} from "./attachment.js";
+export type { Author } from "./author.js";
+export type { MessageContext } from "./context.js";
+export type {
+  ActionEvent,
+  MessageDeletedEvent,
+  ReactionEvent,
+  SlashCommandEvent,
+} from "./events.js";
+export type { JsonValue } from "./json.js";
+export {
+  Message,
+  type MessageInit,
+  type MessageMetadata,
+  type SerializedMessage,
+} from "./message.js";

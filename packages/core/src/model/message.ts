@@ -1,0 +1,148 @@
+import { ValidationError } from "../errors/index.js";
+import { type Attachment, type SerializedAttachment, serializeAttachment } from "./attachment.js";
+import type { Author } from "./author.js";
+import type { JsonValue } from "./json.js";
+
+/** When a message was sent and whether it was edited. */
+export interface MessageMetadata {
+  dateSent: Date;
+  edited: boolean;
+  editedAt?: Date;
+}
+
+/** The fields a {@link Message} is built from. */
+export interface MessageInit {
+  /** The platform's message id; unique per adapter, and the key of dedupe. */
+  id: string;
+  /** The Baton thread id (`{adapter}:{…}`) the message belongs to; replies go there. */
+  threadId: string;
+  /** Plain text, platform markup already resolved (mentions as `@name`). */
+  text: string;
+  author: Author;
+  metadata: MessageMetadata;
+  attachments?: Attachment[];
+  /**
+   * Whether the message mentions this bot, as the adapter knows it from platform metadata.
+   * `undefined` means "unknown": the core then falls back to text detection.
+   */
+  isMention?: boolean;
+  /** The platform's payload. Must be JSON-serializable, since queued messages are stored as JSON. */
+  raw?: JsonValue;
+}
+
+/** The JSON form of a message. `_type` tags it so stored values can be recognized. */
+export interface SerializedMessage {
+  _type: "baton:Message";
+  id: string;
+  threadId: string;
+  text: string;
+  author: Author;
+  metadata: { dateSent: string; edited: boolean; editedAt?: string };
+  attachments: SerializedAttachment[];
+  isMention?: boolean;
+  raw?: JsonValue;
+}
+
+/**
+ * A normalized inbound message. `toJSON()` / `Message.fromJSON()` round-trip every field that
+ * can be serialized: dates come back as `Date`s, the thread id is kept, attachments keep their
+ * serializable fields (content and fetchers are dropped; an adapter can restore fetchers).
+ */
+export class Message {
+  readonly id: string;
+  readonly threadId: string;
+  readonly text: string;
+  readonly author: Author;
+  readonly metadata: MessageMetadata;
+  readonly attachments: Attachment[];
+  isMention: boolean | undefined;
+  readonly raw: JsonValue | undefined;
+
+  constructor(init: MessageInit) {
+    this.id = init.id;
+    this.threadId = init.threadId;
+    this.text = init.text;
+    this.author = init.author;
+    this.metadata = init.metadata;
+    this.attachments = init.attachments ?? [];
+    this.isMention = init.isMention;
+    this.raw = init.raw;
+  }
+
+  /** The JSON form; called by `JSON.stringify`. */
+  toJSON(): SerializedMessage {
+    const metadata: SerializedMessage["metadata"] = {
+      dateSent: this.metadata.dateSent.toISOString(),
+      edited: this.metadata.edited,
+    };
+    if (this.metadata.editedAt) metadata.editedAt = this.metadata.editedAt.toISOString();
+    const json: SerializedMessage = {
+      _type: "baton:Message",
+      id: this.id,
+      threadId: this.threadId,
+      text: this.text,
+      author: { ...this.author },
+      metadata,
+      attachments: this.attachments.map(serializeAttachment),
+    };
+    if (this.isMention !== undefined) json.isMention = this.isMention;
+    if (this.raw !== undefined) json.raw = this.raw;
+    return json;
+  }
+
+  /**
+   * Rebuilds a message from its JSON form (an object, or the parsed result of a stored string).
+   * Throws a `ValidationError` naming the first bad field when the value is not a serialized
+   * message, so corrupt queue entries are reported instead of half-dispatched.
+   */
+  static fromJSON(json: SerializedMessage): Message {
+    assertSerializedMessage(json);
+    const metadata: MessageMetadata = {
+      dateSent: parseDate(json.metadata.dateSent, "metadata.dateSent"),
+      edited: json.metadata.edited,
+    };
+    if (json.metadata.editedAt !== undefined) {
+      metadata.editedAt = parseDate(json.metadata.editedAt, "metadata.editedAt");
+    }
+    const init: MessageInit = {
+      id: json.id,
+      threadId: json.threadId,
+      text: json.text,
+      author: { ...json.author },
+      metadata,
+      attachments: (json.attachments ?? []).map((attachment) => ({ ...attachment })),
+    };
+    if (json.isMention !== undefined) init.isMention = json.isMention;
+    if (json.raw !== undefined) init.raw = json.raw;
+    return new Message(init);
+  }
+}
+
+function parseDate(value: string, field: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new ValidationError(`${field} is not an ISO date: ${JSON.stringify(value)}`, {
+      step: "deserialize message",
+    });
+  }
+  return date;
+}
+
+function assertSerializedMessage(value: unknown): asserts value is SerializedMessage {
+  const fail = (problem: string): never => {
+    throw new ValidationError(problem, { step: "deserialize message" });
+  };
+  if (typeof value !== "object" || value === null) fail("expected an object");
+  const json = value as Record<string, unknown>;
+  if (json._type !== "baton:Message") fail(`_type must be "baton:Message"`);
+  for (const field of ["id", "threadId", "text"] as const) {
+    if (typeof json[field] !== "string") fail(`${field} must be a string`);
+  }
+  if (typeof json.author !== "object" || json.author === null) fail("author must be an object");
+  const metadata = json.metadata as Record<string, unknown> | undefined;
+  if (typeof metadata !== "object" || metadata === null) fail("metadata must be an object");
+  if (typeof metadata?.dateSent !== "string") fail("metadata.dateSent must be a string");
+  if (json.attachments !== undefined && !Array.isArray(json.attachments)) {
+    fail("attachments must be an array");
+  }
+}

@@ -1,0 +1,9 @@
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  resolve: { conditions: ["@baton/source"] },
+  test: {
+    name: "@baton/core",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+  },
+});

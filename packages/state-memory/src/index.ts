@@ -1,0 +1,1 @@
+export { createMemoryState, MemoryState, type MemoryStateOptions } from "./memory-state.js";
