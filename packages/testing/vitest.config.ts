@@ -1,9 +1,3 @@
-import { defineProject } from "vitest/config";
+import { packageProject } from "../../vitest.shared.js";
 
-export default defineProject({
-  resolve: { conditions: ["@baton/source"] },
-  test: {
-    name: "@baton/testing",
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-  },
-});
+export default packageProject("@baton/testing");

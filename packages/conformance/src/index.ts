@@ -1,1 +1,12 @@
-export {};
+export { stateConformanceCases } from "./cases/index.js";
+export { type ConformanceCase, defineCases } from "./conformance-case.js";
+export {
+  type DescribeStateAdapterOptions,
+  describeStateAdapter,
+} from "./describe-state-adapter.js";
+export { type ConformanceContext, LONG_TTL_MS, type StateConformanceHarness } from "./harness.js";
+export {
+  type ConformanceResult,
+  runConformanceCase,
+  runStateConformance,
+} from "./run-state-conformance.js";

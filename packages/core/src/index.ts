@@ -22,6 +22,7 @@ export {
   type KeyValueState,
   type ListState,
   type Lock,
+  type LockInfo,
   type LockScope,
   type LockState,
   type Logger,

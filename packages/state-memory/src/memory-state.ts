@@ -7,6 +7,7 @@ import {
   type EnqueueResult,
   type JsonValue,
   type Lock,
+  type LockInfo,
   type QueueEntry,
   type StateAdapter,
   StateError,
@@ -161,6 +162,14 @@ export class MemoryState implements StateAdapter {
   async forceReleaseLock(key: string): Promise<void> {
     this.ready("force-release lock", key);
     this.locks.delete(key);
+  }
+
+  async inspectLock(key: string): Promise<LockInfo | null> {
+    this.ready("inspect lock", key);
+    const lock = this.locks.get(key);
+    const expiresAt = this.locks.expiresAt(key);
+    if (!lock || expiresAt === undefined) return null;
+    return { key, fence: lock.fence, expiresAt };
   }
 
   async enqueue(key: string, entry: QueueEntry, options: EnqueueOptions): Promise<EnqueueResult> {

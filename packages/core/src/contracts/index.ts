@@ -26,6 +26,7 @@ export type {
   KeyValueState,
   ListState,
   Lock,
+  LockInfo,
   LockState,
   QueueEntry,
   QueueFullPolicy,

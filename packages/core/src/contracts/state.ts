@@ -54,6 +54,14 @@ export interface Lock {
   readonly expiresAt: number;
 }
 
+/** What anyone may know about a held lock: everything but the token, so it cannot be stolen. */
+export interface LockInfo {
+  readonly key: string;
+  readonly fence: number;
+  /** Current expiry in epoch milliseconds by the backend's clock. */
+  readonly expiresAt: number;
+}
+
 /** Mutual exclusion with leases and fencing tokens. Listed in lifecycle order. */
 export interface LockState {
   /**
@@ -74,6 +82,11 @@ export interface LockState {
   releaseLock(lock: Lock): Promise<boolean>;
   /** Frees the lock whoever holds it. For operators and recovery tools, not for the hot path. */
   forceReleaseLock(key: string): Promise<void>;
+  /**
+   * The live lock on `key` without its token, or `null` when the key is free or its lock expired.
+   * For inspection (operators, tests, timelines); never needed to take or keep a lock.
+   */
+  inspectLock(key: string): Promise<LockInfo | null>;
 }
 
 /** One queued item. The backend stores it as JSON and never judges `expiresAt` itself. */
@@ -181,7 +194,10 @@ export interface ClaimState {
 
 /**
  * Everything Baton needs from shared storage. One object implements every capability; backends
- * pass `@baton/conformance`. Expiry is judged by the backend's own clock.
+ * pass `@baton/conformance`. Expiry is judged by the backend's own clock. Each capability has its
+ * own key namespace: a lock, a value, a list, a queue and a claim may share a key string without
+ * touching each other. Arguments are validated: a non-positive TTL or an empty key rejects with a
+ * `ValidationError` before anything is written.
  */
 export interface StateAdapter
   extends StateLifecycle,

@@ -1,4 +1,4 @@
-import { type BatonErrorCode, docsUrlFor } from "./error-codes.js";
+import { BATON_ERROR_CODES, type BatonErrorCode, docsUrlFor } from "./error-codes.js";
 
 /** Options shared by every Baton error. */
 export interface BatonErrorOptions {
@@ -33,10 +33,13 @@ export class BatonError extends Error {
   }
 }
 
-/** True when `error` is a Baton error, optionally of one code. Works across package copies. */
+/**
+ * True when `error` is a Baton error, optionally of one code. Works across package copies: it
+ * checks for an `Error` carrying one of the closed set of Baton codes, not class identity.
+ */
 export function isBatonError(error: unknown, code?: BatonErrorCode): error is BatonError {
   if (!(error instanceof Error)) return false;
-  const candidate = error as Partial<BatonError>;
-  if (typeof candidate.code !== "string") return false;
-  return code === undefined ? error instanceof BatonError : candidate.code === code;
+  const candidate: unknown = (error as { code?: unknown }).code;
+  if (!BATON_ERROR_CODES.includes(candidate as BatonErrorCode)) return false;
+  return code === undefined || candidate === code;
 }

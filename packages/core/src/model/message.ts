@@ -118,8 +118,9 @@ export class Message {
   }
 }
 
-function parseDate(value: string, field: string): Date {
-  const date = new Date(value);
+function parseDate(value: unknown, field: string): Date {
+  // `new Date(null)` and `new Date(0)` are valid dates (1970), so only strings are accepted.
+  const date = typeof value === "string" ? new Date(value) : new Date(Number.NaN);
   if (Number.isNaN(date.getTime())) {
     throw new ValidationError(`${field} is not an ISO date: ${JSON.stringify(value)}`, {
       step: "deserialize message",

@@ -1,0 +1,49 @@
+import type { StateAdapter } from "@baton/core";
+
+/**
+ * How the conformance suite reaches one backend. One harness serves the whole suite; `create()`
+ * is called once per test and must return a backend isolated from every other test's (a new
+ * instance, key prefix or schema).
+ */
+export interface StateConformanceHarness {
+  /** A fresh, isolated, not yet connected backend. The suite calls `connect()` itself. */
+  create(): Promise<StateAdapter> | StateAdapter;
+  /**
+   * A second, not yet connected client of the same isolated store as `state`: for servers, a new
+   * connection with the same prefix. The suite spreads concurrent calls over `state` and its
+   * peers, so races are raced across clients. Omit for in-process backends.
+   */
+  createPeer?(state: StateAdapter): Promise<StateAdapter> | StateAdapter;
+  /**
+   * Lets `ms` of backend time pass: advances a fake clock, or sleeps for servers that judge
+   * expiry by their own real clock.
+   */
+  advanceTime(ms: number): Promise<void>;
+  /** A TTL the suite waits out to see expiry. Default 1 000; servers pick a few hundred ms. */
+  shortTtlMs?: number;
+  /** Extra time added when waiting out a TTL, for clock skew and load. Default 1. */
+  expirySlackMs?: number;
+  /** Frees one test's backend (and its peers). Default: `disconnect()` each. */
+  dispose?(state: StateAdapter, peers: readonly StateAdapter[]): Promise<void>;
+}
+
+/** What each conformance case receives. */
+export interface ConformanceContext {
+  /** The connected backend under test. */
+  readonly state: StateAdapter;
+  /** `state` followed by its connected peers; at least one client. */
+  readonly clients: readonly StateAdapter[];
+  /** A TTL to wait out (harness `shortTtlMs`). */
+  readonly shortTtlMs: number;
+  /** A TTL that never lapses during a test. */
+  readonly longTtlMs: number;
+  /** Lets `ms` of backend time pass. */
+  advanceTime(ms: number): Promise<void>;
+  /** Lets `ttlMs` plus the harness's slack pass, so anything set with `ttlMs` has expired. */
+  waitOut(ttlMs: number): Promise<void>;
+  /** The client for the i-th of several concurrent callers (round-robin over `clients`). */
+  client(i: number): StateAdapter;
+}
+
+/** Ten minutes: comfortably longer than any test, on any machine. */
+export const LONG_TTL_MS = 600_000;

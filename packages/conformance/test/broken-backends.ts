@@ -1,0 +1,122 @@
+import type { Claim, Lock, QueueEntry, StateAdapter } from "@baton/core";
+
+/**
+ * Deliberately broken State backends, each a memory backend with one guarantee removed. The
+ * suite must fail against every one of them; if it passes, the suite cannot see that bug.
+ */
+export type Breakage = (inner: StateAdapter) => Partial<StateAdapter>;
+
+/** A backend that behaves like `inner` except for the methods `breakage` replaces. */
+export function breakState(inner: StateAdapter, breakage: Breakage): StateAdapter {
+  const overrides = breakage(inner) as Record<PropertyKey, unknown>;
+  return new Proxy(inner, {
+    get(target, property) {
+      if (property in overrides) return overrides[property];
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Lets other callers run, as a network round trip would. */
+const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `releaseLock` frees the lock whoever holds it. */
+export const releaseIgnoringToken: Breakage = (inner) => ({
+  async releaseLock(lock: Lock) {
+    if (!(await inner.inspectLock(lock.key))) return false;
+    await inner.forceReleaseLock(lock.key);
+    return true;
+  },
+});
+
+/** `extendLock` reports success even when the lock is gone or someone else's. */
+export const extendAlwaysTrue: Breakage = (inner) => ({
+  async extendLock(lock: Lock, ttlMs: number) {
+    await inner.extendLock(lock, ttlMs);
+    return true;
+  },
+});
+
+/** Fences count per key, so they repeat across keys (the upstream-style per-lock counter). */
+export const fencePerKey: Breakage = (inner) => {
+  const acquiresPerKey = new Map<string, number>();
+  const fenceOfToken = new Map<string, number>();
+  return {
+    async acquireLock(key: string, ttlMs: number) {
+      const lock = await inner.acquireLock(key, ttlMs);
+      if (!lock) return null;
+      const fence = (acquiresPerKey.get(key) ?? 0) + 1;
+      acquiresPerKey.set(key, fence);
+      fenceOfToken.set(key, fence);
+      return { ...lock, fence };
+    },
+    async inspectLock(key: string) {
+      const info = await inner.inspectLock(key);
+      return info && { ...info, fence: fenceOfToken.get(key) ?? info.fence };
+    },
+  };
+};
+
+/** `enqueue` checks the depth and writes in separate round trips. */
+export const nonAtomicEnqueue: Breakage = (inner) => ({
+  async enqueue(key: string, entry: QueueEntry, options) {
+    const depth = await inner.queueDepth(key);
+    await roundTrip();
+    if (depth >= options.maxSize && options.onFull === "drop-newest") {
+      return { depth, evicted: [entry] };
+    }
+    const evicted: QueueEntry[] = [];
+    if (depth >= options.maxSize) {
+      const head = await inner.dequeue(key);
+      if (head) evicted.push(head);
+    }
+    const unbounded = { maxSize: Number.MAX_SAFE_INTEGER, onFull: options.onFull };
+    const result = await inner.enqueue(key, entry, unbounded);
+    return { depth: result.depth, evicted };
+  },
+});
+
+/** `setIfNotExists` reads, then writes in a second round trip. */
+export const nonAtomicSetIfNotExists: Breakage = (inner) => ({
+  async setIfNotExists(key, value, ttlMs) {
+    const existing = await inner.get(key);
+    await roundTrip();
+    if (existing !== null) return false;
+    await inner.set(key, value, ttlMs);
+    return true;
+  },
+});
+
+/** `completeClaim` and `rearmClaim` act on the current claim whatever generation they are given. */
+export const claimIgnoringGeneration: Breakage = (inner) => {
+  const latest = new Map<string, Claim>();
+  return {
+    async claim(key: string, ttlMs: number) {
+      const claim = await inner.claim(key, ttlMs);
+      if (claim) latest.set(key, claim);
+      return claim;
+    },
+    async completeClaim(claim: Claim) {
+      return inner.completeClaim(latest.get(claim.key) ?? claim);
+    },
+    async rearmClaim(claim: Claim) {
+      return inner.rearmClaim(latest.get(claim.key) ?? claim);
+    },
+  };
+};
+
+/** The queue hands out the newest entry first. */
+export const lifoDequeue: Breakage = (inner) => ({
+  async dequeue(key: string) {
+    const entries: QueueEntry[] = [];
+    for (let entry = await inner.dequeue(key); entry; entry = await inner.dequeue(key)) {
+      entries.push(entry);
+    }
+    const newest = entries.pop() ?? null;
+    for (const entry of entries) {
+      await inner.enqueue(key, entry, { maxSize: Number.MAX_SAFE_INTEGER, onFull: "drop-oldest" });
+    }
+    return newest;
+  },
+});

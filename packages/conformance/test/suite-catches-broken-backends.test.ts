@@ -1,0 +1,100 @@
+import { createMemoryState } from "@baton/state-memory";
+import { describe, expect, it } from "vitest";
+import { runStateConformance, type StateConformanceHarness } from "../src/index.js";
+import {
+  type Breakage,
+  breakState,
+  claimIgnoringGeneration,
+  extendAlwaysTrue,
+  fencePerKey,
+  lifoDequeue,
+  nonAtomicEnqueue,
+  nonAtomicSetIfNotExists,
+  releaseIgnoringToken,
+} from "./broken-backends.js";
+
+// The memory backend reaches this package through the workspace root's devDependencies: listing
+// it here would make a build cycle with state-memory, whose own tests run this suite.
+
+function memoryHarness(breakage?: Breakage): StateConformanceHarness {
+  let nowMs = Date.UTC(2026, 0, 1);
+  const clock = { now: () => nowMs };
+  return {
+    create: () => {
+      const state = createMemoryState({ clock });
+      return breakage ? breakState(state, breakage) : state;
+    },
+    advanceTime: async (ms) => {
+      nowMs += ms;
+    },
+  };
+}
+
+async function failingTitles(breakage?: Breakage): Promise<string[]> {
+  const results = await runStateConformance(memoryHarness(breakage));
+  return results.filter((result) => result.error !== undefined).map((result) => result.title);
+}
+
+describe("the State conformance suite", () => {
+  it("passes the intact memory backend behind the same proxy the broken ones use", async () => {
+    expect(await failingTitles((inner) => ({ name: inner.name }))).toEqual([]);
+  });
+
+  it("fails a backend whose release ignores the token", async () => {
+    expect(await failingTitles(releaseIgnoringToken)).toEqual(
+      expect.arrayContaining([
+        "should not release a lock with wrong token",
+        "a stale holder's extend and release return false and leave the new lock intact",
+      ]),
+    );
+  });
+
+  it("fails a backend whose extend always says true", async () => {
+    expect(await failingTitles(extendAlwaysTrue)).toEqual(
+      expect.arrayContaining([
+        "only the token holder can extend; a forged extend leaves the expiry alone",
+        "should not extend an expired lock",
+        "a stale holder's extend and release return false and leave the new lock intact",
+      ]),
+    );
+  });
+
+  it("fails a backend whose fences repeat across keys", async () => {
+    expect(await failingTitles(fencePerKey)).toEqual(
+      expect.arrayContaining([
+        "fences strictly increase across different keys",
+        "concurrent acquires of different keys all get distinct fences",
+      ]),
+    );
+  });
+
+  it("fails a backend whose enqueue checks and writes in separate steps", async () => {
+    expect(await failingTitles(nonAtomicEnqueue)).toEqual(
+      expect.arrayContaining([
+        "concurrent drop-oldest enqueues keep maxSize and account for every entry once",
+        "concurrent drop-newest enqueues keep maxSize and refuse every other entry",
+      ]),
+    );
+  });
+
+  it("fails a backend whose setIfNotExists reads before it writes", async () => {
+    expect(await failingTitles(nonAtomicSetIfNotExists)).toEqual(
+      expect.arrayContaining(["of many concurrent setIfNotExists calls exactly one wins"]),
+    );
+  });
+
+  it("fails a backend whose claim transitions ignore the generation", async () => {
+    expect(await failingTitles(claimIgnoringGeneration)).toEqual(
+      expect.arrayContaining([
+        "complete and re-arm fail closed on a stale generation",
+        "a re-armed record can be claimed again, with a newer generation",
+      ]),
+    );
+  });
+
+  it("fails a backend whose queue is last-in first-out", async () => {
+    expect(await failingTitles(lifoDequeue)).toEqual(
+      expect.arrayContaining(["should dequeue in FIFO order"]),
+    );
+  });
+});

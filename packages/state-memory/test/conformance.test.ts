@@ -1,0 +1,12 @@
+import { describeStateAdapter } from "@baton/conformance";
+import { createMemoryState } from "../src/index.js";
+
+let nowMs = Date.UTC(2026, 0, 1);
+const clock = { now: () => nowMs };
+
+describeStateAdapter("memory", {
+  create: () => createMemoryState({ clock }),
+  advanceTime: async (ms) => {
+    nowMs += ms;
+  },
+});

@@ -1,0 +1,20 @@
+import { defineProject } from "vitest/config";
+
+/**
+ * Workspace packages export their TypeScript source under the `@baton/source` condition, so tests
+ * run against source without a build. The rest are Vite's default server conditions, which a
+ * custom list would otherwise replace.
+ */
+const conditions = ["@baton/source", "module", "node", "development|production"];
+
+/** The vitest project of one workspace package. */
+export function packageProject(name: string) {
+  return defineProject({
+    resolve: { conditions },
+    ssr: { resolve: { conditions } },
+    test: {
+      name,
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    },
+  });
+}
