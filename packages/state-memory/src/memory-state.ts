@@ -14,7 +14,7 @@ import {
   ValidationError,
 } from "@baton/core";
 import { ExpiringMap } from "./expiring-map.js";
-import { assertKey, assertOptionalTtlMs, assertTtlMs } from "./validate.js";
+import { assertKey, assertOptionalTtlMs, assertPlainObject, assertTtlMs } from "./validate.js";
 
 /** Options of {@link createMemoryState}. */
 export interface MemoryStateOptions {
@@ -126,6 +126,22 @@ export class MemoryState implements StateAdapter {
     this.values.set(key, structuredClone(value), ttlMs);
     this.maybePurge();
     return true;
+  }
+
+  async mergeObject(
+    key: string,
+    patch: { readonly [field: string]: JsonValue },
+    ttlMs?: number,
+  ): Promise<{ [field: string]: JsonValue }> {
+    this.ready("merge object", key);
+    assertOptionalTtlMs("merge object", ttlMs);
+    assertPlainObject("merge object", "patch", patch);
+    const current = this.values.get(key) ?? {};
+    assertPlainObject("merge object", `the value stored at ${JSON.stringify(key)}`, current);
+    const merged = { ...(current as Record<string, JsonValue>), ...structuredClone(patch) };
+    this.values.set(key, merged, ttlMs ?? this.remainingMs(this.values.expiresAt(key)));
+    this.maybePurge();
+    return structuredClone(merged);
   }
 
   async acquireLock(key: string, ttlMs: number): Promise<Lock | null> {

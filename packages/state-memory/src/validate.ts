@@ -22,3 +22,12 @@ export function assertKey(step: string, key: string): void {
     });
   }
 }
+
+/** Rejects anything but a plain JSON object (arrays and null included). */
+export function assertPlainObject(step: string, what: string, value: unknown): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ValidationError(`${what} must be a plain object, got ${JSON.stringify(value)}`, {
+      step,
+    });
+  }
+}

@@ -101,6 +101,44 @@ export const keyValueCases = defineCases("key-value", {
     assert.equal(await ctx.state.get("dedupe:race"), `caller-${winner}`);
   },
 
+  "mergeObject creates the object when the key is absent and merges shallowly after": async ({
+    state,
+  }) => {
+    assert.deepEqual(await state.mergeObject("thread-state", { topic: "billing" }), {
+      topic: "billing",
+    });
+    const merged = await state.mergeObject("thread-state", { step: 2, topic: "refunds" });
+    assert.deepEqual(merged, { topic: "refunds", step: 2 });
+    assert.deepEqual(await state.get("thread-state"), { topic: "refunds", step: 2 });
+  },
+
+  "concurrent mergeObject calls lose no key": async (ctx) => {
+    await concurrently(20, (i) => ctx.client(i).mergeObject("thread-state", { [`k${i}`]: i }));
+    const stored = await ctx.state.get<Record<string, number>>("thread-state");
+    assert.equal(Object.keys(stored ?? {}).length, 20);
+    assert.equal(stored?.k7, 7);
+  },
+
+  "mergeObject keeps an existing TTL unless given a new one": async (ctx) => {
+    await ctx.state.mergeObject("ttl-kept", { a: 1 }, ctx.shortTtlMs);
+    await ctx.state.mergeObject("ttl-kept", { b: 2 });
+    await ctx.state.mergeObject("ttl-renewed", { a: 1 }, ctx.shortTtlMs);
+    await ctx.state.mergeObject("ttl-renewed", { b: 2 }, ctx.longTtlMs);
+    await ctx.waitOut(ctx.shortTtlMs);
+    assert.equal(await ctx.state.get("ttl-kept"), null);
+    assert.deepEqual(await ctx.state.get("ttl-renewed"), { a: 1, b: 2 });
+  },
+
+  "mergeObject rejects merging into a value that is not an object": async ({ state }) => {
+    await state.set("scalar", 5);
+    await assertRejectsWithCode(
+      state.mergeObject("scalar", { a: 1 }),
+      "VALIDATION_FAILED",
+      "merge into a number",
+    );
+    assert.equal(await state.get("scalar"), 5);
+  },
+
   "rejects a TTL that is not a positive number, writing nothing": async ({ state }) => {
     await assertRejectsWithCode(state.set("bad", 1, 0), "VALIDATION_FAILED", "set with ttl 0");
     await assertRejectsWithCode(

@@ -42,7 +42,7 @@ export class ConsoleLogger implements Logger {
     if (this.enabled("error")) console.error(`[${this.prefix}] ${message}`, ...args);
   }
 
-  child(prefix: string): Logger {
+  child(prefix: string): ConsoleLogger {
     return new ConsoleLogger(this.level, `${this.prefix}:${prefix}`);
   }
 

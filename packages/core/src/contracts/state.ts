@@ -39,6 +39,17 @@ export interface KeyValueState {
    * call that stored. A losing call changes nothing — in particular not the existing TTL.
    */
   setIfNotExists(key: string, value: JsonValue, ttlMs?: number): Promise<boolean>;
+  /**
+   * Shallow-merges `patch` into the object stored at `key` (an absent or expired key counts as
+   * `{}`) and returns the merged object; one atomic step, so concurrent merges lose no key. With
+   * `ttlMs` the merged object expires that long from now; without, an existing TTL is kept.
+   * Rejects with a `ValidationError` when the stored value is not a plain object.
+   */
+  mergeObject(
+    key: string,
+    patch: { readonly [field: string]: JsonValue },
+    ttlMs?: number,
+  ): Promise<{ [field: string]: JsonValue }>;
 }
 
 /**

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { DISPATCH_OUTCOMES, type DispatchOutcome } from "../src/index.js";
+
+// Keyed by the type, so adding an outcome to the union without listing it here fails `tsc`.
+const DESIGN_OUTCOMES: Record<DispatchOutcome, true> = {
+  handled: true,
+  skipped: true,
+  "dropped-lock-conflict": true,
+  duplicate: true,
+  ignored: true,
+  error: true,
+  preempted: true,
+  "admission-rejected": true,
+  expired: true,
+};
+
+describe("DISPATCH_OUTCOMES", () => {
+  it("holds exactly the nine outcomes of DESIGN §8, each once", () => {
+    expect(DISPATCH_OUTCOMES).toHaveLength(9);
+    expect(new Set(DISPATCH_OUTCOMES).size).toBe(9);
+    expect([...DISPATCH_OUTCOMES].sort()).toEqual(Object.keys(DESIGN_OUTCOMES).sort());
+  });
+});
