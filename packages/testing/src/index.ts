@@ -1,1 +1,37 @@
-export {};
+export {
+  createFakeClock,
+  FAKE_CLOCK_START_MS,
+  FakeClock,
+  type FakeClockOptions,
+} from "./fake-clock.js";
+export { type BatonMatchers, batonMatchers } from "./matchers.js";
+export { createMockAdapter, MockAdapter } from "./mock-adapter.js";
+export type {
+  MockAdapterOptions,
+  MockDeliverOptions,
+  MockPost,
+} from "./mock-adapter-options.js";
+export { MOCK_METHODS, type MockCall, type MockMethod } from "./mock-call.js";
+export {
+  decodeMockThreadId,
+  encodeMockThreadId,
+  type MockThreadData,
+} from "./mock-thread-id.js";
+export {
+  createMockWebhookRequest,
+  MOCK_WEBHOOK_URL,
+  type MockWebhookBody,
+  type MockWebhookMessage,
+  type MockWebhookResponseBody,
+} from "./mock-webhook.js";
+export { DEFAULT_MOCK_USER_ID, type MockRawMessage } from "./parse-mock-message.js";
+export {
+  createMentionMessage,
+  createTestAuthor,
+  createTestMessage,
+  resetTestMessageIds,
+  TEST_MESSAGE_DATE_MS,
+  TEST_THREAD_ID,
+  type TestMessageOverrides,
+} from "./test-message.js";
+export { createTestState, type TestStateOptions } from "./test-state.js";
