@@ -3,6 +3,7 @@ import {
   type AppendToListOptions,
   type Claim,
   type Clock,
+  ConfigError,
   type EnqueueOptions,
   type EnqueueResult,
   type JsonValue,
@@ -60,10 +61,10 @@ export class MemoryState implements StateAdapter {
     const clock = options.clock ?? { now: () => Date.now() };
     this.now = () => clock.now();
     this.purgeIntervalMs = options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
-    if (!(this.purgeIntervalMs > 0)) {
-      throw new ValidationError("purgeIntervalMs must be a positive number", {
-        step: "create memory state",
-      });
+    if (!(this.purgeIntervalMs > 0 && Number.isFinite(this.purgeIntervalMs))) {
+      throw new ConfigError([
+        `purgeIntervalMs: must be a positive number of milliseconds, got ${options.purgeIntervalMs}`,
+      ]);
     }
     this.values = new ExpiringMap(this.now);
     this.locks = new ExpiringMap(this.now);

@@ -32,7 +32,7 @@ export const BATON_ERROR_CODES: readonly BatonErrorCode[] = [
   "SHUTTING_DOWN",
 ];
 
-/** Where each code is explained; error messages end with this link so a log line is actionable. */
+/** Where each code is explained; every Baton error exposes it as `error.docsUrl`. */
 export function docsUrlFor(code: BatonErrorCode): string {
   return `https://github.com/baton-sdk/baton/blob/main/docs/errors.md#${code.toLowerCase().replaceAll("_", "-")}`;
 }
