@@ -4,6 +4,17 @@ export {
   sleep,
   systemClock,
 } from "./clock/index.js";
+export { LeaseKeeper } from "./concurrency/lease-keeper.js";
+export type { LeaseKeeperOptions } from "./concurrency/lease-keeper-options.js";
+export {
+  type Batch,
+  type BatchOutcome,
+  type ConcurrencySettings,
+  type DeliveryDisposition,
+  STRATEGY_NAMES,
+  type Strategy,
+  type StrategyName,
+} from "./concurrency/strategy.js";
 export {
   type Adapter,
   type AppendToListOptions,
@@ -11,6 +22,7 @@ export {
   type Claim,
   type ClaimState,
   ConsoleLogger,
+  type DeliveryResult,
   DISPATCH_OUTCOMES,
   type DispatchAttributes,
   type DispatchOutcome,
@@ -40,6 +52,13 @@ export {
   silentLogger,
   type WebhookOptions,
 } from "./contracts/index.js";
+export type {
+  ActionHandlerEvent,
+  MessageDeletedHandlerEvent,
+  MessageHandler,
+  ReactionHandlerEvent,
+  SlashCommandHandlerEvent,
+} from "./dispatch/handler-registry.js";
 export {
   AdapterError,
   AdmissionRejectedError,
@@ -76,3 +95,26 @@ export {
   type SlashCommandEvent,
   serializeAttachment,
 } from "./model/index.js";
+export {
+  type BotIdentity,
+  detectMention,
+  matchesActionId,
+  matchesCommand,
+  matchesEmoji,
+  normalizeCommand,
+} from "./routing/index.js";
+export type { Channel } from "./runtime/channel.js";
+export { Chat, type ShutdownOptions } from "./runtime/chat.js";
+export {
+  type ChatConfig,
+  type ConcurrencyOptions,
+  DEFAULT_CONCURRENCY,
+  type DispatchMode,
+  type LockConflictOption,
+  type LockScopeContext,
+  type LockScopeOption,
+} from "./runtime/chat-config.js";
+export type { SetStateOptions } from "./runtime/scoped-state.js";
+export type { SentMessageHandle } from "./runtime/sent-message.js";
+export type { Thread } from "./runtime/thread.js";
+export { adapterNameOf, lockKeyFor } from "./thread-id/index.js";

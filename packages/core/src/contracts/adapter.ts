@@ -7,6 +7,7 @@ import type {
 } from "../model/events.js";
 import type { Message } from "../model/message.js";
 import type { Logger } from "./logger.js";
+import type { DispatchOutcome } from "./observer.js";
 import type { StateAdapter } from "./state.js";
 
 /** What a handler can post: plain text, markdown, or text the platform takes verbatim. */
@@ -49,6 +50,16 @@ export interface ProcessOptions extends WebhookOptions {
   tenantId?: string;
 }
 
+/**
+ * How a delivery ended, as `processMessage` reports it: a terminal {@link DispatchOutcome}, or
+ * `queued` when the message waits in the State queue for a holder in another process.
+ */
+export interface DeliveryResult {
+  readonly outcome: DispatchOutcome | "queued";
+  /** A short fixed phrase saying why, e.g. "lock held"; never user content. */
+  readonly reason?: string;
+}
+
 /** The lock scope an adapter or user chooses: one lock per thread, or per channel. */
 export type LockScope = "thread" | "channel";
 
@@ -67,7 +78,7 @@ export interface ChatHost {
     threadId: string,
     message: Message | (() => Promise<Message>),
     options?: ProcessOptions,
-  ): Promise<void>;
+  ): Promise<DeliveryResult>;
   processAction(adapter: Adapter, event: ActionEvent, options?: ProcessOptions): Promise<void>;
   processReaction(adapter: Adapter, event: ReactionEvent, options?: ProcessOptions): Promise<void>;
   processSlashCommand(

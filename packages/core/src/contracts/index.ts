@@ -1,6 +1,7 @@
 export type {
   Adapter,
   ChatHost,
+  DeliveryResult,
   FetchMessagesOptions,
   FetchMessagesResult,
   LockScope,

@@ -1,0 +1,143 @@
+import type { QueueEntry } from "../contracts/state.js";
+import { batchByThread, type ThreadBatch } from "./batches.js";
+import type { LockSession } from "./lock-session.js";
+import { deliveryKeyOf, type RehydratedEntry, rehydrateEntry } from "./queued-message.js";
+import type { BatchOutcome, DeliveryDisposition, StrategyContext } from "./strategy.js";
+
+/** The most entries one drain round takes, so a flood cannot keep a round from ending. */
+const MAX_ENTRIES_PER_ROUND = 1_000;
+
+/** Takes every entry now in the queue (bounded), oldest first. */
+export async function dequeueAll(context: StrategyContext, lockKey: string): Promise<QueueEntry[]> {
+  const entries: QueueEntry[] = [];
+  while (entries.length < MAX_ENTRIES_PER_ROUND) {
+    const entry = await context.state.dequeue(lockKey);
+    if (!entry) break;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/**
+ * Drains the queue of `lockKey` while the session is usable: each round takes every entry,
+ * records expired ones, and gives each thread its own handler run (latest message, earlier ones
+ * as `context.skipped`). A handler error does not end the drain. On lease loss or shutdown the
+ * entries taken but not run go back to the queue for the next holder.
+ */
+export async function drainQueue(
+  context: StrategyContext,
+  session: LockSession,
+  lockKey: string,
+): Promise<void> {
+  while (session.usable) {
+    const entries = await dequeueAll(context, lockKey);
+    if (entries.length === 0) return;
+    await runEntries(context, session, lockKey, entries);
+  }
+}
+
+/** Runs drained entries as per-thread batches; see {@link drainQueue}. */
+export async function runEntries(
+  context: StrategyContext,
+  session: LockSession,
+  lockKey: string,
+  entries: readonly QueueEntry[],
+): Promise<void> {
+  const live = rehydrateLive(context, entries);
+  const batches = batchByThread(live.map(({ rehydrated }) => rehydrated));
+  const rawByKey = new Map(live.map(({ raw, rehydrated }) => [rehydrated.deliveryKey, raw]));
+  for (const [index, batch] of batches.entries()) {
+    if (!session.usable) {
+      await requeue(context, lockKey, batches.slice(index), rawByKey);
+      return;
+    }
+    await runThreadBatch(context, session, batch);
+  }
+}
+
+async function runThreadBatch(
+  context: StrategyContext,
+  session: LockSession,
+  batch: ThreadBatch,
+): Promise<void> {
+  session.beginRun();
+  context.logger.debug("message-dequeued", {
+    threadId: batch.threadId,
+    messageId: batch.latest.message.id,
+    skipped: batch.skipped.length,
+  });
+  const outcome = await context.runBatch(
+    {
+      adapter: batch.latest.adapter,
+      threadId: batch.threadId,
+      message: batch.latest.message,
+      skipped: batch.skipped.map((entry) => entry.message),
+    },
+    { signal: session.runSignal, fence: session.lock.fence },
+  );
+  context.settle(batch.latest.deliveryKey, dispositionOf(outcome, session));
+  for (const entry of batch.skipped) {
+    context.settle(entry.deliveryKey, "skipped", `folded into ${batch.latest.message.id}`);
+  }
+}
+
+/** A run that failed after its lease was lost was stopped by the loss, not by its own fault. */
+export function dispositionOf(outcome: BatchOutcome, session: LockSession): DeliveryDisposition {
+  return outcome === "error" && !session.held ? "preempted" : outcome;
+}
+
+function rehydrateLive(
+  context: StrategyContext,
+  entries: readonly QueueEntry[],
+): Array<{ raw: QueueEntry; rehydrated: RehydratedEntry }> {
+  const live: Array<{ raw: QueueEntry; rehydrated: RehydratedEntry }> = [];
+  const nowMs = context.clock.now();
+  for (const raw of entries) {
+    const key = deliveryKeyOf(raw) ?? "unknown";
+    if (raw.expiresAt <= nowMs) {
+      context.logger.info("message-expired", {
+        deliveryKey: key,
+        waitedMs: nowMs - raw.enqueuedAt,
+      });
+      context.settle(key, "expired", "waited in the queue past queueEntryTtlMs");
+      continue;
+    }
+    try {
+      live.push({ raw, rehydrated: rehydrateEntry(raw, (name) => context.adapterNamed(name)) });
+    } catch (error) {
+      context.logger.error("message-dropped: a queued entry could not be rehydrated", {
+        deliveryKey: key,
+        error,
+      });
+      context.settle(key, "error", "corrupt queue entry");
+    }
+  }
+  return live;
+}
+
+async function requeue(
+  context: StrategyContext,
+  lockKey: string,
+  batches: readonly ThreadBatch[],
+  rawByKey: ReadonlyMap<string, QueueEntry>,
+): Promise<void> {
+  const { maxQueueSize, onQueueFull } = context.settings;
+  for (const batch of batches) {
+    for (const entry of [...batch.skipped, batch.latest]) {
+      const raw = rawByKey.get(entry.deliveryKey);
+      if (!raw) continue;
+      try {
+        const result = await context.state.enqueue(lockKey, raw, {
+          maxSize: maxQueueSize,
+          onFull: onQueueFull,
+        });
+        for (const evicted of result.evicted) {
+          context.settle(deliveryKeyOf(evicted) ?? "unknown", "preempted", "queue full on requeue");
+        }
+      } catch (error) {
+        context.logger.error("message-dropped: requeue after lease loss failed", { error });
+        context.settle(entry.deliveryKey, "error", "requeue failed");
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import type { Lock } from "../contracts/state.js";
+import { LeaseKeeper } from "./lease-keeper.js";
+import type { LocalHolders } from "./local-holders.js";
+import type { StrategyContext } from "./strategy.js";
+
+/**
+ * A held lock and the lease keeper that renews it. Every lock-holding path goes through one, so
+ * renewal, loss detection and the release order (after the last extend) are the same everywhere.
+ */
+export class LockSession {
+  private released = false;
+
+  private constructor(
+    private readonly context: StrategyContext,
+    private readonly holders: LocalHolders,
+    readonly lock: Lock,
+    private readonly keeper: LeaseKeeper,
+  ) {}
+
+  /**
+   * Takes the lock on `lockKey` and starts renewing it; `null` when another holder has it.
+   * Rejects when the State fails.
+   */
+  static async acquire(
+    context: StrategyContext,
+    holders: LocalHolders,
+    lockKey: string,
+  ): Promise<LockSession | null> {
+    const { settings } = context;
+    const sentAtMs = context.clock.now();
+    const acquired = await context.state.acquireLock(lockKey, settings.lockTtlMs);
+    if (!acquired) return null;
+    // Ownership is judged from when the acquire was sent, by our clock: never later than the
+    // backend's expiry, so clock skew can only make us give up early, never hold too long.
+    const lock = {
+      ...acquired,
+      expiresAt: Math.min(acquired.expiresAt, sentAtMs + settings.lockTtlMs),
+    };
+    const keeper = new LeaseKeeper({
+      state: context.state,
+      lock,
+      lockTtlMs: settings.lockTtlMs,
+      clock: context.clock,
+      extendTimeoutMs: settings.extendTimeoutMs,
+      maxLockLifetimeMs: settings.maxLockLifetimeMs,
+      logger: context.logger,
+    });
+    holders.add(lockKey, lock.fence);
+    keeper.start();
+    return new LockSession(context, holders, lock, keeper);
+  }
+
+  /** True while the lease is held and the runtime is not shutting down. */
+  get usable(): boolean {
+    return this.keeper.held && !this.context.shutdownSignal.aborted && !this.released;
+  }
+
+  /** True while the lease is held. */
+  get held(): boolean {
+    return this.keeper.held;
+  }
+
+  /** The signal for a handler run: aborts on lease loss or shutdown. */
+  get runSignal(): AbortSignal {
+    return AbortSignal.any([this.keeper.signal, this.context.shutdownSignal]);
+  }
+
+  /** Starts the lifetime clock of the next handler run (`maxLockLifetimeMs` is per run). */
+  beginRun(): void {
+    this.keeper.beginRun();
+  }
+
+  /**
+   * Stops renewal, waits for an in-flight extend, then releases the lock — strictly in that
+   * order, so a late extend can never re-arm a lock after its release. Never rejects: a failed
+   * release is logged and the lease simply runs out.
+   */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.keeper.stop();
+    try {
+      // Token-checked, so safe even when the keeper believes the lease lost: a timed-out extend
+      // may still have succeeded on the backend.
+      await this.context.state.releaseLock(this.lock);
+    } catch (error) {
+      this.context.logger.warn("release thread lock failed; the lease will expire instead", {
+        lockKey: this.lock.key,
+        error,
+      });
+    } finally {
+      this.holders.delete(this.lock.key, this.lock.fence);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import type { LocalHolders } from "./local-holders.js";
+import { LockSession } from "./lock-session.js";
+import { deliveryKeyOf, toQueueEntry } from "./queued-message.js";
+import type { Delivery, StrategyContext } from "./strategy.js";
+
+/** Work done while holding a lock: a drain, or a quiet period followed by a drain. */
+export type HeldWork = (session: LockSession) => Promise<void>;
+
+/** How many times a contender retries when the lock changes hands under it. */
+const CONTENDER_ATTEMPTS = 3;
+
+/**
+ * Runs `work` under `session`, releases, and then re-checks the queue: an entry enqueued between
+ * the last empty dequeue and the release would otherwise wait with no holder (the lost wake-up).
+ * If the queue is not empty the lock is taken again and `work` runs again.
+ */
+export async function holdThenRecheck(
+  context: StrategyContext,
+  holders: LocalHolders,
+  session: LockSession,
+  work: HeldWork,
+): Promise<void> {
+  let current: LockSession | null = session;
+  while (current) {
+    try {
+      await work(current);
+    } finally {
+      await current.release();
+    }
+    current = await reacquireIfPending(context, holders, current.lock.key);
+  }
+}
+
+async function reacquireIfPending(
+  context: StrategyContext,
+  holders: LocalHolders,
+  lockKey: string,
+): Promise<LockSession | null> {
+  if (context.shutdownSignal.aborted) {
+    context.handOff(lockKey);
+    return null;
+  }
+  try {
+    if ((await context.state.queueDepth(lockKey)) === 0) return null;
+    const next = await LockSession.acquire(context, holders, lockKey);
+    if (!next && !holders.has(lockKey)) context.handOff(lockKey);
+    return next;
+  } catch (error) {
+    context.logger.warn("re-check of the queue after release failed; the sweeper will drain it", {
+      lockKey,
+      error,
+    });
+    context.handOff(lockKey);
+    return null;
+  }
+}
+
+/**
+ * Puts a contender's message in the State queue. Returns false when the queue refused it
+ * (`drop-newest` on a full queue); entries evicted to make room are settled `preempted`.
+ * Rejects when the State fails: nothing was queued.
+ */
+export async function enqueueDelivery(
+  context: StrategyContext,
+  delivery: Delivery,
+): Promise<boolean> {
+  const { maxQueueSize, onQueueFull, queueEntryTtlMs } = context.settings;
+  const entry = toQueueEntry(delivery, context.clock.now(), queueEntryTtlMs);
+  const result = await context.state.enqueue(delivery.lockKey, entry, {
+    maxSize: maxQueueSize,
+    onFull: onQueueFull,
+  });
+  let accepted = true;
+  for (const evicted of result.evicted) {
+    const key = deliveryKeyOf(evicted) ?? "unknown";
+    if (key === delivery.key) accepted = false;
+    context.logger.info("message-dropped", { deliveryKey: key, reason: "queue full", onQueueFull });
+    context.settle(key, "preempted", `queue full (${onQueueFull})`);
+  }
+  if (accepted) {
+    context.logger.debug("message-queued", { deliveryKey: delivery.key, depth: result.depth });
+  }
+  return accepted;
+}
+
+/**
+ * After enqueueing, tries the lock again so a message never waits while no one holds its lock.
+ * Becomes the holder (and runs `work`) when the lock is free; leaves the message to a local
+ * holder, whose re-check after release guarantees the drain; or hands it off to a holder in
+ * another process. Never rejects: the message is safe in the queue whatever happens here.
+ */
+export async function contendAfterEnqueue(
+  context: StrategyContext,
+  holders: LocalHolders,
+  delivery: Delivery,
+  work: HeldWork,
+): Promise<void> {
+  const { lockKey } = delivery;
+  try {
+    for (let attempt = 0; attempt < CONTENDER_ATTEMPTS; attempt += 1) {
+      const session = await LockSession.acquire(context, holders, lockKey);
+      if (session) {
+        await holdThenRecheck(context, holders, session, work);
+        return;
+      }
+      if (holders.has(lockKey)) return;
+      const info = await context.state.inspectLock(lockKey);
+      if (info && !holders.holdsFence(lockKey, info.fence)) break;
+    }
+  } catch (error) {
+    context.logger.warn("lock retry after enqueue failed; the sweeper will drain the queue", {
+      lockKey,
+      error,
+    });
+  }
+  if (!holders.has(lockKey)) context.settle(delivery.key, "queued", "held by another instance");
+}

@@ -1,0 +1,70 @@
+import type { Adapter } from "../contracts/adapter.js";
+import type { QueueEntry } from "../contracts/state.js";
+import type { JsonValue } from "../model/json.js";
+import { Message, type SerializedMessage } from "../model/message.js";
+import type { Delivery } from "./strategy.js";
+
+/** The JSON a queue entry carries: enough to rebuild the delivery in any process. */
+export interface QueuedMessage {
+  readonly deliveryKey: string;
+  readonly adapter: string;
+  readonly threadId: string;
+  readonly message: SerializedMessage;
+}
+
+/** A queue entry brought back to life. */
+export interface RehydratedEntry {
+  readonly deliveryKey: string;
+  readonly adapter: Adapter;
+  readonly threadId: string;
+  readonly message: Message;
+  readonly enqueuedAt: number;
+  readonly expiresAt: number;
+}
+
+/** The queue entry for `delivery`, stamped with `nowMs` and living `entryTtlMs`. */
+export function toQueueEntry(delivery: Delivery, nowMs: number, entryTtlMs: number): QueueEntry {
+  const value: QueuedMessage = {
+    deliveryKey: delivery.key,
+    adapter: delivery.adapter.name,
+    threadId: delivery.threadId,
+    message: delivery.message.toJSON(),
+  };
+  return { value: value as unknown as JsonValue, enqueuedAt: nowMs, expiresAt: nowMs + entryTtlMs };
+}
+
+/** The delivery key of an entry, without rehydrating it; undefined for a foreign entry. */
+export function deliveryKeyOf(entry: QueueEntry): string | undefined {
+  const value = entry.value as Partial<QueuedMessage> | null;
+  return typeof value?.deliveryKey === "string" ? value.deliveryKey : undefined;
+}
+
+/**
+ * Rebuilds a queued message: dates come back as dates, the entry keeps its own thread id, and
+ * attachments get their fetchers back through the adapter's `rehydrateAttachment`. Throws a
+ * `ValidationError` for a corrupt entry, or when its adapter is not registered here.
+ */
+export function rehydrateEntry(
+  entry: QueueEntry,
+  adapterNamed: (name: string) => Adapter | undefined,
+): RehydratedEntry {
+  const value = entry.value as unknown as QueuedMessage;
+  const adapter = adapterNamed(value?.adapter);
+  const parsed = Message.fromJSON(value?.message);
+  if (!adapter) {
+    throw new Error(`no adapter named ${JSON.stringify(value?.adapter)} is registered`);
+  }
+  const rehydrate = adapter.rehydrateAttachment?.bind(adapter);
+  const attachments = parsed.attachments.map((attachment) =>
+    rehydrate && !attachment.fetchData ? rehydrate(attachment) : attachment,
+  );
+  const message = new Message({ ...parsed, threadId: value.threadId, attachments });
+  return {
+    deliveryKey: value.deliveryKey,
+    adapter,
+    threadId: value.threadId,
+    message,
+    enqueuedAt: entry.enqueuedAt,
+    expiresAt: entry.expiresAt,
+  };
+}

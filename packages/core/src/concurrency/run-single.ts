@@ -1,0 +1,22 @@
+import { dispositionOf } from "./drain.js";
+import type { LockSession } from "./lock-session.js";
+import type { Delivery, StrategyContext } from "./strategy.js";
+
+/** Runs the handlers for one delivery on its own, under `session`, and settles it. */
+export async function runSingle(
+  context: StrategyContext,
+  session: LockSession,
+  delivery: Delivery,
+): Promise<void> {
+  session.beginRun();
+  const outcome = await context.runBatch(
+    {
+      adapter: delivery.adapter,
+      threadId: delivery.threadId,
+      message: delivery.message,
+      skipped: [],
+    },
+    { signal: session.runSignal, fence: session.lock.fence },
+  );
+  context.settle(delivery.key, dispositionOf(outcome, session));
+}

@@ -1,0 +1,97 @@
+import type { Clock } from "../clock/clock.js";
+import type { Adapter, DeliveryResult } from "../contracts/adapter.js";
+import type { Logger } from "../contracts/logger.js";
+import type { QueueFullPolicy, StateAdapter } from "../contracts/state.js";
+import type { Message } from "../model/message.js";
+
+/** How overlapping messages on one lock key are handled (DESIGN §6). */
+export type StrategyName = "drop" | "queue" | "debounce" | "burst" | "concurrent";
+
+/** Every {@link StrategyName}. */
+export const STRATEGY_NAMES: readonly StrategyName[] = [
+  "drop",
+  "queue",
+  "debounce",
+  "burst",
+  "concurrent",
+];
+
+/** Concurrency settings with every default applied. All durations in milliseconds. */
+export interface ConcurrencySettings {
+  readonly strategy: StrategyName;
+  readonly lockTtlMs: number;
+  readonly debounceMs: number;
+  /** Debounce: the longest a quiet period may be pushed back by new messages. */
+  readonly maxWaitMs: number;
+  readonly maxQueueSize: number;
+  readonly onQueueFull: QueueFullPolicy;
+  readonly queueEntryTtlMs: number;
+  /** Concurrent: handlers per thread at once; `Infinity` for no cap. */
+  readonly maxConcurrent: number;
+  readonly maxLockLifetimeMs: number;
+  readonly extendTimeoutMs: number;
+  readonly sweepIntervalMs: number;
+}
+
+/** An accepted message on its way through a strategy. */
+export interface Delivery {
+  /** `{adapter}:{messageId}`: the dedupe key, unique per accepted message. */
+  readonly key: string;
+  readonly adapter: Adapter;
+  readonly threadId: string;
+  readonly lockKey: string;
+  readonly message: Message;
+}
+
+/** The messages one handler run answers: the latest of a thread and the earlier ones it folds. */
+export interface Batch {
+  readonly adapter: Adapter;
+  readonly threadId: string;
+  readonly message: Message;
+  readonly skipped: readonly Message[];
+}
+
+/** What one handler run came to. */
+export type BatchOutcome = "handled" | "error" | "ignored";
+
+/** A terminal disposition, or `queued`: handed to a holder in another process. */
+export type DeliveryDisposition = DeliveryResult["outcome"];
+
+/** What a strategy needs from the runtime; injected so each strategy is tested alone. */
+export interface StrategyContext {
+  readonly state: StateAdapter;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: ConcurrencySettings;
+  /** Aborts when the runtime shuts down. */
+  readonly shutdownSignal: AbortSignal;
+  /** Routes and runs the handlers for one batch. Never rejects: failures come back as `error`. */
+  runBatch(batch: Batch, run: { signal: AbortSignal; fence?: number }): Promise<BatchOutcome>;
+  /** Records a delivery's disposition; the first call for a key wins, later ones are ignored. */
+  settle(deliveryKey: string, disposition: DeliveryDisposition, reason?: string): void;
+  /**
+   * Settles as `queued` every local delivery of `lockKey` still waiting: its entry sits in the
+   * State queue and a holder in another process will drain it.
+   */
+  handOff(lockKey: string): void;
+  /**
+   * Told when `drop` drops a message for a held lock (the user's `onLockConflict` callback, for
+   * metrics or a reply). Never rejects; dropping happens whatever it does.
+   */
+  onLockConflict?(delivery: Delivery): Promise<void>;
+  /** The adapter registered under `name`, to rehydrate queued messages; undefined if unknown. */
+  adapterNamed(name: string): Adapter | undefined;
+}
+
+/**
+ * One concurrency strategy. `submit` takes an accepted delivery and resolves once this caller's
+ * part is done; the delivery's disposition is reported through `StrategyContext.settle`, and
+ * `submit` rejects only when the State failed before any handler ran for the delivery, so the
+ * caller can remove its dedupe mark.
+ */
+export interface Strategy {
+  readonly name: StrategyName;
+  submit(delivery: Delivery): Promise<void>;
+  /** Drains a queue found by the sweeper whose holder is gone. Resolves when done. */
+  drainOrphan?(lockKey: string): Promise<void>;
+}

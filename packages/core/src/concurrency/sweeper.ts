@@ -1,0 +1,66 @@
+import type { ClockTimer } from "../clock/clock.js";
+import type { LocalHolders } from "./local-holders.js";
+import type { Strategy, StrategyContext } from "./strategy.js";
+
+/** How many pending queues one sweep looks at. */
+const KEYS_PER_SWEEP = 100;
+
+/**
+ * Finds queues whose holder is gone and drains them. Every instance runs one: when a holder
+ * crashes, its lock expires after one TTL and the next sweep (every `sweepIntervalMs`) takes the
+ * lock and drains the queue — no new webhook needed. Sweeps never overlap.
+ */
+export class Sweeper {
+  private timer: ClockTimer | undefined;
+  private stopped = true;
+  private readonly drains = new Set<Promise<void>>();
+
+  constructor(
+    private readonly context: StrategyContext,
+    private readonly strategy: Strategy,
+    private readonly holders: LocalHolders,
+  ) {}
+
+  start(): void {
+    if (!this.strategy.drainOrphan || !this.stopped) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  /** Stops sweeping and waits for drains it started. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) this.context.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.drains]);
+  }
+
+  /** One sweep: starts a drain for every pending queue no local holder is working on. */
+  async sweepOnce(): Promise<void> {
+    const drainOrphan = this.strategy.drainOrphan?.bind(this.strategy);
+    if (!drainOrphan) return;
+    let keys: string[];
+    try {
+      keys = await this.context.state.pendingQueueKeys(KEYS_PER_SWEEP);
+    } catch (error) {
+      this.context.logger.warn("sweep for orphaned queues failed", { error });
+      return;
+    }
+    for (const lockKey of keys) {
+      if (this.holders.has(lockKey) || this.context.shutdownSignal.aborted) continue;
+      const drain = drainOrphan(lockKey)
+        .catch((error: unknown) => {
+          this.context.logger.warn("draining an orphaned queue failed", { lockKey, error });
+        })
+        .finally(() => this.drains.delete(drain));
+      this.drains.add(drain);
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = this.context.clock.setTimeout(() => {
+      void this.sweepOnce().finally(() => this.schedule());
+    }, this.context.settings.sweepIntervalMs);
+  }
+}

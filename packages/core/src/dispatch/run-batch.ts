@@ -1,0 +1,111 @@
+import type { Batch, BatchOutcome } from "../concurrency/strategy.js";
+import type { Adapter } from "../contracts/adapter.js";
+import type { Logger } from "../contracts/logger.js";
+import type { StateAdapter } from "../contracts/state.js";
+import type { MessageContext } from "../model/context.js";
+import {
+  type BotIdentity,
+  isMentionForHandlers,
+  type Route,
+  resolveIsMention,
+  selectRoute,
+} from "../routing/index.js";
+import type { HandlerRegistry, MessageHandler } from "./handler-registry.js";
+
+/** What the batch runner needs; the thread factory comes from the runtime layer. */
+export interface BatchRunnerOptions<TThread, TChannel> {
+  readonly state: StateAdapter;
+  readonly registry: HandlerRegistry<TThread, TChannel>;
+  readonly logger: Logger;
+  /** The bot's identity on `adapter`, for mention detection. */
+  botFor(adapter: Adapter): BotIdentity;
+  threadFor(adapter: Adapter, threadId: string): TThread;
+  /** Told which route a batch took, for observability. */
+  onRoute?(batch: Batch, route: Route["kind"]): void;
+}
+
+/**
+ * Routes one batch at dispatch time (under its lock, so a subscription made by the previous
+ * handler counts) and runs the chosen handlers in registration order. A handler error is logged
+ * and the remaining handlers still run; the batch then counts as `error`. Never rejects.
+ */
+export function createBatchRunner<TThread, TChannel>(
+  options: BatchRunnerOptions<TThread, TChannel>,
+): (batch: Batch, run: { signal: AbortSignal; fence?: number }) => Promise<BatchOutcome> {
+  const { logger } = options;
+  return async (batch, run) => {
+    let handlers: readonly MessageHandler<TThread>[];
+    try {
+      handlers = await chooseHandlers(options, batch);
+    } catch (error) {
+      logger.error("route message failed", { threadId: batch.threadId, error });
+      return "error";
+    }
+    if (handlers.length === 0) return "ignored";
+    const thread = options.threadFor(batch.adapter, batch.threadId);
+    const context: MessageContext = {
+      skipped: [...batch.skipped],
+      totalSinceLastHandler: batch.skipped.length + 1,
+      signal: run.signal,
+    };
+    if (run.fence !== undefined) context.lock = { fence: run.fence };
+    let failed = false;
+    for (const handler of handlers) {
+      try {
+        await handler(thread, batch.message, context);
+      } catch (error) {
+        failed = true;
+        logger.error("handler failed", {
+          threadId: batch.threadId,
+          messageId: batch.message.id,
+          error,
+        });
+      }
+    }
+    return failed ? "error" : "handled";
+  };
+}
+
+async function chooseHandlers<TThread, TChannel>(
+  options: BatchRunnerOptions<TThread, TChannel>,
+  batch: Batch,
+): Promise<readonly MessageHandler<TThread>[]> {
+  const { registry } = options;
+  const bot = options.botFor(batch.adapter);
+  const isDM = batch.adapter.isDM?.(batch.threadId) ?? false;
+  const isSubscribed = await options.state.isSubscribed(batch.threadId);
+  batch.message.isMention = resolveIsMention(batch.message, bot);
+  for (const skipped of batch.skipped) skipped.isMention = resolveIsMention(skipped, bot);
+  const routeHandlers = {
+    directMessage: registry.directMessage.length,
+    subscribed: registry.subscribed.length,
+    mention: registry.mention.length,
+    patterns: registry.patterns.map((entry) => entry.pattern),
+  };
+  const route = selectRoute({
+    isDM,
+    isSubscribed,
+    isMention: batch.message.isMention,
+    skippedMention: batch.skipped.some((message) => message.isMention === true),
+    text: batch.message.text,
+    handlers: routeHandlers,
+  });
+  batch.message.isMention = isMentionForHandlers({
+    isDM,
+    isMention: batch.message.isMention,
+    handlers: routeHandlers,
+  });
+  options.onRoute?.(batch, route.kind);
+  switch (route.kind) {
+    case "direct-message":
+      return registry.directMessage;
+    case "subscribed":
+      return registry.subscribed;
+    case "mention":
+      return registry.mention;
+    case "patterns":
+      return route.patternIndexes.flatMap((index) => registry.patterns[index]?.handler ?? []);
+    case "none":
+      return [];
+  }
+}

@@ -1,0 +1,143 @@
+import type { Clock } from "../clock/index.js";
+import type { StrategyName } from "../concurrency/strategy.js";
+import type { Adapter, LockScope } from "../contracts/adapter.js";
+import type { Logger, LogLevel } from "../contracts/logger.js";
+import type { Observer } from "../contracts/observer.js";
+import type { QueueFullPolicy, StateAdapter } from "../contracts/state.js";
+import type { Message } from "../model/message.js";
+
+export type { StrategyName };
+
+/**
+ * Fine-grained concurrency settings. Every field but `strategy` is optional; durations are
+ * milliseconds and must be positive and finite. Upstream's `ConcurrencyConfig` fields keep their
+ * names and defaults; the lease fields (`lockTtlMs` onwards in DESIGN §6) are Baton's own.
+ */
+export interface ConcurrencyOptions {
+  strategy: StrategyName;
+  /** How long a lock lives without an extend. Default 30 000. */
+  lockTtlMs?: number;
+  /** The quiet period of `debounce`, the collection window of `burst`. Default 1 500. */
+  debounceMs?: number;
+  /** The longest a `debounce` run may be postponed by new messages. Default `10 * debounceMs`. */
+  maxWaitMs?: number;
+  /** The most messages waiting per lock key (`queue`, `debounce`, `burst`). Default 10. */
+  maxQueueSize?: number;
+  /** Which message leaves a full queue. Default `"drop-oldest"`. */
+  onQueueFull?: QueueFullPolicy;
+  /** How long a queued message stays eligible; older ones end as `expired`. Default 90 000. */
+  queueEntryTtlMs?: number;
+  /** `concurrent` only: the most handlers running per thread. Default `Infinity`. */
+  maxConcurrent?: number;
+  /** The longest one handler run keeps renewing its lock. Default 600 000. */
+  maxLockLifetimeMs?: number;
+  /** How long one lock extend may take before it counts as failed. Default `lockTtlMs / 3`. */
+  extendTimeoutMs?: number;
+  /** How often the sweeper looks for queues whose holder died. Default `lockTtlMs`. */
+  sweepIntervalMs?: number;
+}
+
+/** What a lock-scope resolver learns about the message being dispatched (upstream's shape). */
+export interface LockScopeContext {
+  adapter: Adapter;
+  threadId: string;
+  channelId: string;
+  isDM: boolean;
+}
+
+/**
+ * The `lockScope` option: a fixed scope, or a resolver called per message. When absent, the
+ * adapter's own `lockScope` applies, then `"thread"`.
+ */
+export type LockScopeOption =
+  | LockScope
+  | ((context: LockScopeContext) => LockScope | Promise<LockScope>);
+
+/**
+ * The `onLockConflict` option: what happens when the lock is held under the `drop` strategy.
+ * Only dropping exists; a function is called for its side effects (metrics, a reply) and must
+ * resolve to `"drop"`. Upstream's `"force"` is refused (docs/adr/0005-no-force-lock-release.md).
+ */
+export type LockConflictOption =
+  | "drop"
+  | ((threadId: string, message: Message) => "drop" | Promise<"drop">);
+
+/** When the webhook response is sent, relative to the handler (DESIGN §5, invariant 7). */
+export type DispatchMode = "deferred" | "sync";
+
+/**
+ * Options of upstream's `ChatConfig` that Baton does not implement yet. They are typed so a
+ * `chat` user's config still compiles after switching imports; at run time each one given is
+ * ignored and reported in `warnings`.
+ */
+export interface UpstreamOnlyOptions {
+  /** Upstream: fallback streaming edit interval. Ignored, with a warning. */
+  streamingUpdateIntervalMs?: number;
+  /** Upstream: placeholder text of fallback streaming. Ignored, with a warning. */
+  fallbackStreamingPlaceholderText?: string | null;
+  /** Upstream: persisted message history settings. Ignored, with a warning. */
+  messageHistory?: unknown;
+  /** Upstream: thread history settings. Ignored, with a warning. */
+  threadHistory?: unknown;
+  /** Upstream: cross-platform transcripts. Ignored, with a warning. */
+  transcripts?: unknown;
+  /** Upstream: identity resolver of transcripts. Ignored, with a warning. */
+  identity?: unknown;
+}
+
+/** The argument of `new Chat(config)`. Names and meaning follow upstream's `ChatConfig`. */
+export interface ChatConfig extends UpstreamOnlyOptions {
+  /** The bot's default handle across adapters. */
+  userName: string;
+  /** The adapters, each under its own `name`. */
+  adapters: Record<string, Adapter>;
+  /** The shared State backend (a Baton backend: memory, Redis or Postgres). */
+  state: StateAdapter;
+  /** A strategy name, or detailed options. Default `"drop"` with {@link ConcurrencyOptions}' defaults. */
+  concurrency?: StrategyName | ConcurrencyOptions;
+  /** One lock per thread or per channel, or a resolver. Default: the adapter's, then `"thread"`. */
+  lockScope?: LockScopeOption;
+  /** How long a message id is remembered for dedupe. Default 600 000 (10 minutes). */
+  dedupeTtlMs?: number;
+  /** `deferred` answers the webhook before the handler runs; `sync` after. Default `"deferred"`. */
+  dispatch?: DispatchMode;
+  /** A logger, or the level of a console logger. Default `ConsoleLogger("info")`. */
+  logger?: Logger | LogLevel;
+  /** Receives spans and counters. Default: none. */
+  observer?: Observer;
+  /** The time source of every wait and expiry. Default: the system clock. */
+  clock?: Clock;
+  /** See {@link LockConflictOption}. Default `"drop"`. */
+  onLockConflict?: LockConflictOption;
+}
+
+/** {@link ConcurrencyOptions} with every default filled in. */
+export type ResolvedConcurrency = Readonly<Required<ConcurrencyOptions>>;
+
+/**
+ * A validated config with every default filled in, frozen. The runtime reads only this, so no
+ * code path has to know a default.
+ */
+export interface ResolvedChatConfig {
+  readonly userName: string;
+  /** A frozen copy of the adapters record; the adapters themselves are not frozen. */
+  readonly adapters: Readonly<Record<string, Adapter>>;
+  readonly state: StateAdapter;
+  readonly concurrency: ResolvedConcurrency;
+  /**
+   * The user's choice, or `undefined` when they made none: the fallback (adapter default, then
+   * `"thread"`) depends on the message's adapter, so it is applied per message.
+   */
+  readonly lockScope: LockScopeOption | undefined;
+  readonly dedupeTtlMs: number;
+  readonly dispatch: DispatchMode;
+  readonly logger: Logger;
+  readonly observer: Observer;
+  readonly clock: Clock;
+  readonly onLockConflict: LockConflictOption;
+  /**
+   * Settings that are valid but will not do what the user probably meant (e.g. `maxConcurrent`
+   * with a strategy other than `concurrent`). The runtime logs each once at construction.
+   */
+  readonly warnings: readonly string[];
+}

@@ -1,0 +1,107 @@
+import type { ChatHost } from "../contracts/adapter.js";
+import { ShutdownError } from "../errors/index.js";
+import type { ResolvedChatConfig } from "./chat-config.js";
+import type { StrategyWiring } from "./strategy-wiring.js";
+
+/**
+ * Start-up and shutdown of one `Chat`, and the set of deliveries in flight. Initialization is
+ * shared by concurrent callers and retried after a failure; shutdown is idempotent (a second
+ * call waits for the first) and runs in order: close admission → abort running work and wait
+ * for it (bounded) → stop the sweeper → disconnect adapters → disconnect the State.
+ */
+export class Lifecycle {
+  private initializing: Promise<void> | undefined;
+  private initialized = false;
+  private shuttingDown: Promise<void> | undefined;
+  private readonly abort = new AbortController();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private wiring: StrategyWiring | undefined;
+
+  constructor(
+    private readonly config: ResolvedChatConfig,
+    private readonly host: ChatHost,
+  ) {}
+
+  /** Aborts when shutdown begins; every handler's `context.signal` follows it. */
+  get shutdownSignal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** True once shutdown began: new deliveries are refused. */
+  get closed(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  attach(wiring: StrategyWiring): void {
+    this.wiring = wiring;
+  }
+
+  initialize(): Promise<void> {
+    if (this.initialized) return Promise.resolve();
+    this.initializing ??= this.start().then(
+      () => {
+        this.initialized = true;
+      },
+      (error: unknown) => {
+        this.initializing = undefined;
+        this.config.logger.error("initialize failed; the next call tries again", { error });
+        throw error;
+      },
+    );
+    return this.initializing;
+  }
+
+  /** Counts `work` as in flight until it settles, so shutdown can wait for it. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    const forget = () => this.inFlight.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
+  shutdown(timeoutMs: number): Promise<void> {
+    this.shuttingDown ??= this.stop(timeoutMs);
+    return this.shuttingDown;
+  }
+
+  private async start(): Promise<void> {
+    await this.config.state.connect();
+    for (const adapter of Object.values(this.config.adapters)) {
+      await adapter.initialize(this.host);
+    }
+    this.wiring?.sweeper.start();
+  }
+
+  private async stop(timeoutMs: number): Promise<void> {
+    const { logger } = this.config;
+    this.abort.abort(new ShutdownError("the bot is shutting down", { step: "shutdown" }));
+    await this.wiring?.sweeper.stop();
+    const drained = await this.waitForInFlight(timeoutMs);
+    if (!drained) logger.warn(`shutdown: work still running after ${timeoutMs} ms`);
+    this.wiring?.deliveries.settleAll("queued", "left in the queue at shutdown");
+    for (const adapter of Object.values(this.config.adapters)) {
+      try {
+        await adapter.disconnect?.();
+      } catch (error) {
+        logger.error(`shutdown: disconnecting adapter ${adapter.name} failed`, { error });
+      }
+    }
+    try {
+      await this.config.state.disconnect();
+    } catch (error) {
+      logger.error("shutdown: disconnecting the State failed", { error });
+    }
+  }
+
+  private async waitForInFlight(timeoutMs: number): Promise<boolean> {
+    const { clock } = this.config;
+    let timer: ReturnType<typeof clock.setTimeout> | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = clock.setTimeout(() => resolve(false), timeoutMs);
+    });
+    const all = Promise.allSettled([...this.inFlight]).then(() => true as const);
+    const drained = await Promise.race([all, timedOut]);
+    if (timer !== undefined) clock.clearTimeout(timer);
+    return drained;
+  }
+}

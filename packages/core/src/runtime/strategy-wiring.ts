@@ -1,0 +1,67 @@
+import { createStrategy } from "../concurrency/create-strategy.js";
+import { LocalHolders } from "../concurrency/local-holders.js";
+import type { Strategy, StrategyContext } from "../concurrency/strategy.js";
+import { Sweeper } from "../concurrency/sweeper.js";
+import type { Adapter } from "../contracts/adapter.js";
+import { DeliveryRegistry } from "../dispatch/delivery-registry.js";
+import type { HandlerRegistry } from "../dispatch/handler-registry.js";
+import { createBatchRunner } from "../dispatch/run-batch.js";
+import type { ResolvedChatConfig } from "./chat-config.js";
+
+/** The concurrency machinery of one `Chat`, wired to its config and handlers. */
+export interface StrategyWiring {
+  readonly strategy: Strategy;
+  readonly holders: LocalHolders;
+  readonly deliveries: DeliveryRegistry;
+  readonly sweeper: Sweeper;
+}
+
+/** Builds the strategy, its context, the delivery registry and the sweeper for a config. */
+export function wireStrategy<TThread, TChannel>(
+  config: ResolvedChatConfig,
+  registry: HandlerRegistry<TThread, TChannel>,
+  shutdownSignal: AbortSignal,
+  threadFor: (adapter: Adapter, threadId: string) => TThread,
+): StrategyWiring {
+  const logger = config.logger;
+  const settings = config.concurrency;
+  const deliveries = new DeliveryRegistry(config.observer, logger, { strategy: settings.strategy });
+  const holders = new LocalHolders();
+  const runBatch = createBatchRunner({
+    state: config.state,
+    registry,
+    logger,
+    threadFor,
+    botFor: (adapter) => {
+      const bot = { userName: adapter.userName || config.userName };
+      return adapter.botUserId ? { ...bot, botUserId: adapter.botUserId } : bot;
+    },
+  });
+  const context: StrategyContext = {
+    state: config.state,
+    clock: config.clock,
+    logger,
+    settings,
+    shutdownSignal,
+    runBatch,
+    settle: (key, disposition, reason) => deliveries.settle(key, disposition, reason),
+    handOff: (lockKey) => deliveries.handOff(lockKey),
+    adapterNamed: (name) => config.adapters[name],
+    onLockConflict: async (delivery) => {
+      const callback = config.onLockConflict;
+      if (typeof callback !== "function") return;
+      try {
+        const decision = await callback(delivery.threadId, delivery.message);
+        if (decision !== "drop") {
+          logger.warn(
+            `onLockConflict returned ${JSON.stringify(decision)}; the message is dropped`,
+          );
+        }
+      } catch (error) {
+        logger.error("onLockConflict callback failed; the message is dropped", { error });
+      }
+    },
+  };
+  const strategy = createStrategy(context, holders);
+  return { strategy, holders, deliveries, sweeper: new Sweeper(context, strategy, holders) };
+}

@@ -1,0 +1,2 @@
+export { lockKeyFor } from "./lock-key.js";
+export { adapterNameOf } from "./thread-id.js";

@@ -1,0 +1,48 @@
+import type { Attachment } from "@baton/core";
+import { createMemoryState } from "@baton/state-memory";
+import {
+  createFakeClock,
+  createMockAdapter,
+  createTestMessage,
+  type MockAdapterOptions,
+  type TestMessageOverrides,
+} from "@baton/testing";
+import { Chat, type ChatConfig } from "../../src/index.js";
+
+/** Options of {@link createChatHarness}: any Chat option, plus the mock adapter's. */
+export type ChatHarnessOptions = Partial<Omit<ChatConfig, "adapters" | "state">> & {
+  adapter?: MockAdapterOptions;
+};
+
+/**
+ * A `Chat` on the real memory state, a fake clock and the recording mock adapter (named `mock`,
+ * bot handle `bot`), initialized and ready. Threads are `mock:{channel}:{thread}`; channels that
+ * start with `D` are DMs.
+ */
+export async function createChatHarness(options: ChatHarnessOptions = {}) {
+  const { adapter: adapterOptions, ...chatOptions } = options;
+  const clock = createFakeClock();
+  const state = createMemoryState({ clock });
+  const adapter = createMockAdapter("mock", adapterOptions);
+  const chat = new Chat({
+    userName: "bot",
+    adapters: { mock: adapter },
+    state,
+    logger: "silent",
+    clock,
+    ...chatOptions,
+  });
+  await chat.initialize();
+
+  /** Delivers a message as the platform would; returns the processMessage promise. */
+  function send(text: string, overrides: TestMessageOverrides = {}) {
+    const message = createTestMessage({ threadId: "mock:C1:T1", text, ...overrides });
+    return { message, done: chat.processMessage(adapter, message.threadId, message) };
+  }
+
+  function attachment(extra: Partial<Attachment> = {}): Attachment {
+    return { type: "file", name: "report.pdf", url: "https://files.example/report.pdf", ...extra };
+  }
+
+  return { chat, adapter, state, clock, send, attachment };
+}
