@@ -1,6 +1,7 @@
 import {
   type Adapter,
   type ChatHost,
+  type DeliveryResult,
   type Message,
   type ProcessOptions,
   type StateAdapter,
@@ -31,10 +32,11 @@ export function createFakeChatHost(state?: StateAdapter): ChatHost & {
       threadId: string,
       message: Message | (() => Promise<Message>),
       options?: ProcessOptions,
-    ): Promise<void> {
+    ): Promise<DeliveryResult> {
       if (host.rejectWith !== undefined) throw host.rejectWith;
       const resolved = typeof message === "function" ? await message() : message;
       host.processed.push({ adapter, threadId, message: resolved, options });
+      return { outcome: "handled" };
     },
     processAction: notUsed,
     processReaction: notUsed,
