@@ -1,3 +1,4 @@
+import { notRun } from "./drain.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
 
 interface ThreadSlots {
@@ -50,7 +51,8 @@ export function createConcurrentStrategy(context: StrategyContext): Strategy {
           },
           { signal: context.shutdownSignal },
         );
-        context.settle(delivery.key, outcome);
+        if (outcome === "not-run") await notRun(context, delivery.key);
+        else context.settle(delivery.key, outcome);
       } finally {
         giveSlot(delivery.threadId);
       }

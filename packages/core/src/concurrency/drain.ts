@@ -75,14 +75,32 @@ async function runThreadBatch(
     },
     { signal: session.runSignal, fence: session.lock.fence },
   );
+  if (outcome === "not-run") {
+    for (const entry of [...batch.skipped, batch.latest]) {
+      await notRun(context, entry.deliveryKey);
+    }
+    return;
+  }
   context.settle(batch.latest.deliveryKey, dispositionOf(outcome, session));
   for (const entry of batch.skipped) {
     context.settle(entry.deliveryKey, "skipped", `folded into ${batch.latest.message.id}`);
   }
 }
 
+/**
+ * Settles a delivery whose handlers never started because the State failed, removing its dedupe
+ * mark first so a retry by the platform is processed.
+ */
+export async function notRun(context: StrategyContext, deliveryKey: string): Promise<void> {
+  await context.unaccept(deliveryKey);
+  context.settle(deliveryKey, "error", "state failed before the handler");
+}
+
 /** A run that failed after its lease was lost was stopped by the loss, not by its own fault. */
-export function dispositionOf(outcome: BatchOutcome, session: LockSession): DeliveryDisposition {
+export function dispositionOf(
+  outcome: Exclude<BatchOutcome, "not-run">,
+  session: LockSession,
+): DeliveryDisposition {
   return outcome === "error" && !session.held ? "preempted" : outcome;
 }
 

@@ -74,7 +74,9 @@ export async function enqueueDelivery(
   for (const evicted of result.evicted) {
     const key = deliveryKeyOf(evicted) ?? "unknown";
     if (key === delivery.key) accepted = false;
-    context.logger.info("message-dropped", { deliveryKey: key, reason: "queue full", onQueueFull });
+    // drop-oldest: a newer message superseded the evicted head; drop-newest: the new one is refused.
+    const event = onQueueFull === "drop-oldest" ? "message-superseded" : "message-dropped";
+    context.logger.info(event, { deliveryKey: key, reason: "queue full", onQueueFull });
     context.settle(key, "preempted", `queue full (${onQueueFull})`);
   }
   if (accepted) {

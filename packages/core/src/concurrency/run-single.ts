@@ -1,4 +1,4 @@
-import { dispositionOf } from "./drain.js";
+import { dispositionOf, notRun } from "./drain.js";
 import type { LockSession } from "./lock-session.js";
 import type { Delivery, StrategyContext } from "./strategy.js";
 
@@ -18,5 +18,6 @@ export async function runSingle(
     },
     { signal: session.runSignal, fence: session.lock.fence },
   );
-  context.settle(delivery.key, dispositionOf(outcome, session));
+  if (outcome === "not-run") await notRun(context, delivery.key);
+  else context.settle(delivery.key, dispositionOf(outcome, session));
 }

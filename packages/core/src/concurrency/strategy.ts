@@ -51,8 +51,11 @@ export interface Batch {
   readonly skipped: readonly Message[];
 }
 
-/** What one handler run came to. */
-export type BatchOutcome = "handled" | "error" | "ignored";
+/**
+ * What one handler run came to. `not-run`: the State failed before any handler started (e.g.
+ * the subscription check), so the batch's messages may be delivered again by the platform.
+ */
+export type BatchOutcome = "handled" | "error" | "ignored" | "not-run";
 
 /** A terminal disposition, or `queued`: handed to a holder in another process. */
 export type DeliveryDisposition = DeliveryResult["outcome"];
@@ -67,6 +70,11 @@ export interface StrategyContext {
   readonly shutdownSignal: AbortSignal;
   /** Routes and runs the handlers for one batch. Never rejects: failures come back as `error`. */
   runBatch(batch: Batch, run: { signal: AbortSignal; fence?: number }): Promise<BatchOutcome>;
+  /**
+   * Removes a delivery's dedupe mark, so a platform retry is processed (DESIGN §5 invariant 3).
+   * Best effort; never rejects.
+   */
+  unaccept(deliveryKey: string): Promise<void>;
   /** Records a delivery's disposition; the first call for a key wins, later ones are ignored. */
   settle(deliveryKey: string, disposition: DeliveryDisposition, reason?: string): void;
   /**

@@ -132,16 +132,21 @@ export class MessageDispatcher {
     return lockKeyFor(scope, threadId, channelId);
   }
 
-  /** Removes a dedupe mark; best effort, since the State may be what failed. */
-  private async forget(key: string): Promise<void> {
-    try {
-      await this.options.state.delete(dedupeKey(key));
-    } catch (error) {
-      this.options.logger.warn("could not remove the dedupe mark; a retry may be skipped", {
-        key,
-        error,
-      });
-    }
+  private forget(key: string): Promise<void> {
+    return forgetDedupeMark(this.options.state, this.options.logger, key);
+  }
+}
+
+/** Removes a delivery's dedupe mark; best effort, since the State may be what failed. */
+export async function forgetDedupeMark(
+  state: StateAdapter,
+  logger: Logger,
+  deliveryKey: string,
+): Promise<void> {
+  try {
+    await state.delete(dedupeKey(deliveryKey));
+  } catch (error) {
+    logger.warn("could not remove the dedupe mark; a retry may be skipped", { deliveryKey, error });
   }
 }
 

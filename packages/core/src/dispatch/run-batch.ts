@@ -3,6 +3,7 @@ import type { Adapter } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
 import type { MessageContext } from "../model/context.js";
+import type { Message } from "../model/message.js";
 import {
   type BotIdentity,
   isMentionForHandlers,
@@ -12,6 +13,14 @@ import {
 } from "../routing/index.js";
 import type { HandlerRegistry, MessageHandler } from "./handler-registry.js";
 
+/** What the dispatcher already knows about a thread when it builds the handle. */
+export interface ThreadHints {
+  /** The message being handled; the thread's recent messages start with it. */
+  initialMessage?: Message;
+  /** True on the subscribed route: the thread is known to be followed. */
+  isSubscribed?: boolean;
+}
+
 /** What the batch runner needs; the thread factory comes from the runtime layer. */
 export interface BatchRunnerOptions<TThread, TChannel> {
   readonly state: StateAdapter;
@@ -19,7 +28,8 @@ export interface BatchRunnerOptions<TThread, TChannel> {
   readonly logger: Logger;
   /** The bot's identity on `adapter`, for mention detection. */
   botFor(adapter: Adapter): BotIdentity;
-  threadFor(adapter: Adapter, threadId: string): TThread;
+  /** A thread handle; `hints` let it answer without State calls (upstream's shortcuts). */
+  threadFor(adapter: Adapter, threadId: string, hints?: ThreadHints): TThread;
   /** Told which route a batch took, for observability. */
   onRoute?(batch: Batch, route: Route["kind"]): void;
 }
@@ -34,15 +44,22 @@ export function createBatchRunner<TThread, TChannel>(
 ): (batch: Batch, run: { signal: AbortSignal; fence?: number }) => Promise<BatchOutcome> {
   const { logger } = options;
   return async (batch, run) => {
-    let handlers: readonly MessageHandler<TThread>[];
+    let chosen: { handlers: readonly MessageHandler<TThread>[]; route: Route["kind"] };
     try {
-      handlers = await chooseHandlers(options, batch);
+      chosen = await chooseHandlers(options, batch);
     } catch (error) {
-      logger.error("route message failed", { threadId: batch.threadId, error });
-      return "error";
+      logger.error("route message failed before any handler ran", {
+        threadId: batch.threadId,
+        error,
+      });
+      return "not-run";
     }
+    const { handlers, route } = chosen;
     if (handlers.length === 0) return "ignored";
-    const thread = options.threadFor(batch.adapter, batch.threadId);
+    const thread = options.threadFor(batch.adapter, batch.threadId, {
+      initialMessage: batch.message,
+      isSubscribed: route === "subscribed",
+    });
     const context: MessageContext = {
       skipped: [...batch.skipped],
       totalSinceLastHandler: batch.skipped.length + 1,
@@ -69,7 +86,7 @@ export function createBatchRunner<TThread, TChannel>(
 async function chooseHandlers<TThread, TChannel>(
   options: BatchRunnerOptions<TThread, TChannel>,
   batch: Batch,
-): Promise<readonly MessageHandler<TThread>[]> {
+): Promise<{ handlers: readonly MessageHandler<TThread>[]; route: Route["kind"] }> {
   const { registry } = options;
   const bot = options.botFor(batch.adapter);
   const isDM = batch.adapter.isDM?.(batch.threadId) ?? false;
@@ -96,6 +113,13 @@ async function chooseHandlers<TThread, TChannel>(
     handlers: routeHandlers,
   });
   options.onRoute?.(batch, route.kind);
+  return { handlers: handlersFor(registry, route), route: route.kind };
+}
+
+function handlersFor<TThread, TChannel>(
+  registry: HandlerRegistry<TThread, TChannel>,
+  route: Route,
+): readonly MessageHandler<TThread>[] {
   switch (route.kind) {
     case "direct-message":
       return registry.directMessage;

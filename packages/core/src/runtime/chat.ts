@@ -17,6 +17,7 @@ import {
   type SlashCommandHandlerEvent,
 } from "../dispatch/handler-registry.js";
 import { MessageDispatcher } from "../dispatch/message-dispatcher.js";
+import type { ThreadHints } from "../dispatch/run-batch.js";
 import { ValidationError } from "../errors/index.js";
 import type {
   ActionEvent,
@@ -59,7 +60,8 @@ export class Chat implements ChatHost {
   constructor(config: ChatConfig) {
     this.config = resolveChatConfig(config);
     for (const warning of this.config.warnings) this.config.logger.warn(warning);
-    const threadFor = (adapter: Adapter, threadId: string) => this.threadOn(adapter, threadId);
+    const threadFor = (adapter: Adapter, threadId: string, hints?: ThreadHints) =>
+      this.threadOn(adapter, threadId, hints);
     this.lifecycle = new Lifecycle(this.config, this);
     const shutdownSignal = this.lifecycle.shutdownSignal;
     this.wiring = wireStrategy(this.config, this.registry, shutdownSignal, threadFor);
@@ -217,12 +219,14 @@ export class Chat implements ChatHost {
     return this.config.logger.child?.(component) ?? this.config.logger;
   }
 
-  private threadOn(adapter: Adapter, threadId: string): Thread {
+  private threadOn(adapter: Adapter, threadId: string, hints: ThreadHints = {}): Thread {
     return new ThreadImpl({
       adapter,
       state: this.config.state,
       threadId,
       logger: this.config.logger,
+      ...(hints.initialMessage ? { initialMessage: hints.initialMessage } : {}),
+      ...(hints.isSubscribed ? { isSubscribedContext: true } : {}),
     });
   }
 

@@ -5,7 +5,8 @@ import { Sweeper } from "../concurrency/sweeper.js";
 import type { Adapter } from "../contracts/adapter.js";
 import { DeliveryRegistry } from "../dispatch/delivery-registry.js";
 import type { HandlerRegistry } from "../dispatch/handler-registry.js";
-import { createBatchRunner } from "../dispatch/run-batch.js";
+import { forgetDedupeMark } from "../dispatch/message-dispatcher.js";
+import { createBatchRunner, type ThreadHints } from "../dispatch/run-batch.js";
 import type { ResolvedChatConfig } from "./chat-config.js";
 
 /** The concurrency machinery of one `Chat`, wired to its config and handlers. */
@@ -21,7 +22,7 @@ export function wireStrategy<TThread, TChannel>(
   config: ResolvedChatConfig,
   registry: HandlerRegistry<TThread, TChannel>,
   shutdownSignal: AbortSignal,
-  threadFor: (adapter: Adapter, threadId: string) => TThread,
+  threadFor: (adapter: Adapter, threadId: string, hints?: ThreadHints) => TThread,
 ): StrategyWiring {
   const logger = config.logger;
   const settings = config.concurrency;
@@ -45,6 +46,7 @@ export function wireStrategy<TThread, TChannel>(
     shutdownSignal,
     runBatch,
     settle: (key, disposition, reason) => deliveries.settle(key, disposition, reason),
+    unaccept: (key) => forgetDedupeMark(config.state, logger, key),
     handOff: (lockKey) => deliveries.handOff(lockKey),
     adapterNamed: (name) => config.adapters[name],
     onLockConflict: async (delivery) => {

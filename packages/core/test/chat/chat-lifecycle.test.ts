@@ -7,7 +7,13 @@ import {
   type MockAdapter,
 } from "@baton/testing";
 import { describe, expect, it, vi } from "vitest";
-import { Chat, type ChatConfig, lockKeyFor, type Message, ValidationError } from "../../src/index.js";
+import {
+  Chat,
+  type ChatConfig,
+  lockKeyFor,
+  type Message,
+  ValidationError,
+} from "../../src/index.js";
 import { createChatHarness } from "./chat-harness.js";
 
 /** A Chat on the real memory state and a fake clock, not yet initialized. */
@@ -347,9 +353,9 @@ describe("Chat", () => {
         threadId: THREAD,
       };
 
-      await expect(
-        h.chat.processReaction(createMockAdapter("mock"), event),
-      ).rejects.toBeInstanceOf(ValidationError);
+      await expect(h.chat.processReaction(createMockAdapter("mock"), event)).rejects.toBeInstanceOf(
+        ValidationError,
+      );
       expect(seen).toEqual([]);
     });
   });
