@@ -45,6 +45,7 @@ export {
   type QueueEntry,
   type QueueFullPolicy,
   type QueueState,
+  type ReceiveResult,
   type SentMessage,
   type StateAdapter,
   type StateLifecycle,
@@ -52,6 +53,12 @@ export {
   silentLogger,
   type WebhookOptions,
 } from "./contracts/index.js";
+export {
+  AdmissionBound,
+  type AdmissionLimits,
+  type AdmissionScope,
+  type Permit,
+} from "./coordination/index.js";
 export type {
   ActionHandlerEvent,
   MessageDeletedHandlerEvent,
@@ -67,6 +74,7 @@ export {
   type BatonErrorCode,
   type BatonErrorOptions,
   ConfigError,
+  DetachTimeoutError,
   docsUrlFor,
   isBatonError,
   LockError,
@@ -117,4 +125,5 @@ export {
 export type { SetStateOptions } from "./runtime/scoped-state.js";
 export type { SentMessageHandle } from "./runtime/sent-message.js";
 export type { Thread } from "./runtime/thread.js";
+export { retryAfterSeconds, webhookErrorResponse } from "./runtime/webhook-response.js";
 export { adapterNameOf, lockKeyFor } from "./thread-id/index.js";

@@ -1,11 +1,11 @@
 import {
   type Adapter,
   type ChatHost,
-  isBatonError,
   type Message,
   type ProcessOptions,
   type SerializedMessage,
   type WebhookOptions,
+  webhookErrorResponse,
 } from "@baton/core";
 import type { MockRawMessage } from "./parse-mock-message.js";
 
@@ -26,7 +26,7 @@ export interface MockWebhookBody {
 
 /** The JSON body of every mock webhook response. */
 export type MockWebhookResponseBody =
-  | { ok: true; messageId: string }
+  | { ok: true; messageId: string; outcome: string }
   | { ok: false; error: string };
 
 /** The URL a mock webhook request is sent to unless told otherwise. */
@@ -56,9 +56,10 @@ export interface MockWebhookTarget {
 /**
  * Handles a mock webhook: 405 for a method other than POST; 500 when the adapter was not
  * initialized; 400 (with the problem in `error`) for a body that is not JSON, a bad or foreign
- * thread id or a malformed message; otherwise hands the message to `host.processMessage` and
- * answers 200 `{ ok: true, messageId }` when it resolves, 503 with `Retry-After` (seconds,
- * rounded up) when it rejects with an admission rejection, and 500 for any other rejection.
+ * thread id or a malformed message; otherwise hands the message to `host.receiveMessage` and
+ * answers 200 `{ ok: true, messageId, outcome }` when it resolves (after acceptance under
+ * deferred dispatch), or core's `webhookErrorResponse` when it rejects: 503 with `Retry-After`
+ * for an admission rejection or a State failure, 400 for bad input, 500 otherwise.
  */
 export async function handleMockWebhook(
   target: MockWebhookTarget,
@@ -85,19 +86,19 @@ export async function handleMockWebhook(
   const processOptions: ProcessOptions = {};
   if (options.waitUntil) processOptions.waitUntil = options.waitUntil;
   if (parsed.tenantId !== undefined) processOptions.tenantId = parsed.tenantId;
+  let outcome: string;
   try {
-    await host.processMessage(target.adapter, parsed.threadId, parsed.message, processOptions);
+    const result = await host.receiveMessage(
+      target.adapter,
+      parsed.threadId,
+      parsed.message,
+      processOptions,
+    );
+    outcome = result.outcome;
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    if (isBatonError(error, "ADMISSION_REJECTED")) {
-      const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
-      const seconds =
-        typeof retryAfterMs === "number" ? Math.max(0, Math.ceil(retryAfterMs / 1000)) : 1;
-      return reply(503, { ok: false, error: text }, { "retry-after": String(seconds) });
-    }
-    return reply(500, { ok: false, error: text });
+    return webhookErrorResponse(error);
   }
-  return reply(200, { ok: true, messageId: parsed.message.id });
+  return reply(200, { ok: true, messageId: parsed.message.id, outcome });
 }
 
 type Delivery = { threadId: string; message: Message; tenantId?: string } | { error: string };

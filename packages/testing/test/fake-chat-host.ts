@@ -4,6 +4,7 @@ import {
   type DeliveryResult,
   type Message,
   type ProcessOptions,
+  type ReceiveResult,
   type StateAdapter,
   silentLogger,
 } from "@baton/core";
@@ -18,7 +19,7 @@ export interface ProcessedMessage {
 
 /**
  * A stand-in for the runtime, for testing the mock adapter's webhook in isolation: it records
- * `processMessage` calls, and rejects with `rejectWith` when set.
+ * `processMessage` and `receiveMessage` calls, and rejects with `rejectWith` when set.
  */
 export function createFakeChatHost(state?: StateAdapter): ChatHost & {
   processed: ProcessedMessage[];
@@ -37,6 +38,15 @@ export function createFakeChatHost(state?: StateAdapter): ChatHost & {
       const resolved = typeof message === "function" ? await message() : message;
       host.processed.push({ adapter, threadId, message: resolved, options });
       return { outcome: "handled" };
+    },
+    async receiveMessage(
+      adapter: Adapter,
+      threadId: string,
+      message: Message | (() => Promise<Message>),
+      options?: ProcessOptions,
+    ): Promise<ReceiveResult> {
+      await host.processMessage(adapter, threadId, message, options);
+      return { outcome: "accepted" };
     },
     processAction: notUsed,
     processReaction: notUsed,

@@ -1,4 +1,4 @@
-import { AdmissionRejectedError, Message } from "@baton/core";
+import { AdmissionRejectedError, Message, StateError } from "@baton/core";
 import { describe, expect, it } from "vitest";
 import {
   createMockAdapter,
@@ -22,7 +22,7 @@ function post(body: string): Request {
 }
 
 describe("MockAdapter.handleWebhook", () => {
-  it("hands a raw message to processMessage and answers 200 with its id", async () => {
+  it("hands a raw message to receiveMessage and answers 200 with its id and outcome", async () => {
     const { adapter, host } = await setup();
     const waitUntil = (_task: Promise<unknown>) => {};
     const response = await adapter.handleWebhook(
@@ -35,7 +35,7 @@ describe("MockAdapter.handleWebhook", () => {
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");
-    expect(await response.json()).toEqual({ ok: true, messageId: "m1" });
+    expect(await response.json()).toEqual({ ok: true, messageId: "m1", outcome: "accepted" });
     expect(host.processed).toHaveLength(1);
     const [delivery] = host.processed;
     expect(delivery?.adapter).toBe(adapter);
@@ -115,10 +115,24 @@ describe("MockAdapter.handleWebhook", () => {
     );
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("2");
-    expect(await response.json()).toEqual({ ok: false, error: "at the admission bound" });
+    expect(await response.json()).toEqual({
+      ok: false,
+      code: "ADMISSION_REJECTED",
+      error: "at the admission bound",
+    });
   });
 
-  it("answers 500 with the error text when processMessage fails otherwise", async () => {
+  it("answers 503 with Retry-After when the State fails, so the platform retries", async () => {
+    const { adapter, host } = await setup();
+    host.rejectWith = new StateError("unavailable", "redis is down", { step: "accept message" });
+    const response = await adapter.handleWebhook(
+      createMockWebhookRequest({ threadId: THREAD, message: { id: "m1", text: "x" } }),
+    );
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+  });
+
+  it("answers 500 with the error text when receiveMessage fails otherwise", async () => {
     const { adapter, host } = await setup();
     host.rejectWith = new Error("state unreachable");
     const response = await adapter.handleWebhook(
@@ -126,7 +140,11 @@ describe("MockAdapter.handleWebhook", () => {
     );
     expect(response.status).toBe(500);
     expect(response.headers.get("retry-after")).toBeNull();
-    expect(await response.json()).toEqual({ ok: false, error: "state unreachable" });
+    expect(await response.json()).toEqual({
+      ok: false,
+      code: "INTERNAL",
+      error: "state unreachable",
+    });
   });
 
   it("answers 500 naming the fix when called before initialize", async () => {

@@ -7,6 +7,7 @@ import {
   enqueueDelivery,
   type HeldWork,
   holdThenRecheck,
+  orphanDrainer,
 } from "./queue-turns.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
 
@@ -31,12 +32,6 @@ export function createBurstStrategy(context: StrategyContext, holders: LocalHold
       if (!(await enqueueDelivery(context, delivery))) return;
       await contendAfterEnqueue(context, holders, delivery, windowThenDrain);
     },
-    async drainOrphan(lockKey) {
-      const session = await LockSession.acquire(context, holders, lockKey);
-      if (!session) return;
-      await holdThenRecheck(context, holders, session, (held) =>
-        drainQueue(context, held, held.lock.key),
-      );
-    },
+    drainOrphan: orphanDrainer(context, holders),
   };
 }

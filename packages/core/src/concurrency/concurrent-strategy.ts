@@ -1,4 +1,6 @@
 import { notRun } from "./drain.js";
+import type { LocalHolders } from "./local-holders.js";
+import { orphanDrainer, parkForAnotherInstance } from "./queue-turns.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
 
 interface ThreadSlots {
@@ -11,7 +13,10 @@ interface ThreadSlots {
  * `concurrent`: no lock. At most `maxConcurrent` handlers run per thread at once (in this
  * process); more wait for a slot in arrival order. Idle threads leave no entry behind.
  */
-export function createConcurrentStrategy(context: StrategyContext): Strategy {
+export function createConcurrentStrategy(
+  context: StrategyContext,
+  holders: LocalHolders,
+): Strategy {
   const slotsByThread = new Map<string, ThreadSlots>();
   const { maxConcurrent } = context.settings;
 
@@ -39,9 +44,15 @@ export function createConcurrentStrategy(context: StrategyContext): Strategy {
 
   return {
     name: "concurrent",
+    // Only messages parked at shutdown ever wait in a queue under `concurrent`.
+    drainOrphan: orphanDrainer(context, holders),
     async submit(delivery) {
       await takeSlot(delivery.threadId);
       try {
+        if (context.shutdownSignal.aborted) {
+          await parkForAnotherInstance(context, delivery);
+          return;
+        }
         const outcome = await context.runBatch(
           {
             adapter: delivery.adapter,

@@ -18,6 +18,6 @@ export function createStrategy(context: StrategyContext, holders: LocalHolders):
     case "burst":
       return createBurstStrategy(context, holders);
     case "concurrent":
-      return createConcurrentStrategy(context);
+      return createConcurrentStrategy(context, holders);
   }
 }

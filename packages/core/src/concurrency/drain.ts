@@ -61,6 +61,10 @@ async function runThreadBatch(
   batch: ThreadBatch,
 ): Promise<void> {
   session.beginRun();
+  const nowMs = context.clock.now();
+  for (const entry of [...batch.skipped, batch.latest]) {
+    context.recordDurationMs?.("baton.queue.wait", nowMs - entry.enqueuedAt);
+  }
   context.logger.debug("message-dequeued", {
     threadId: batch.threadId,
     messageId: batch.latest.message.id,
@@ -81,9 +85,12 @@ async function runThreadBatch(
     }
     return;
   }
-  context.settle(batch.latest.deliveryKey, dispositionOf(outcome, session));
+  const latest = dispositionOf(outcome, session);
+  context.settle(batch.latest.deliveryKey, latest);
   for (const entry of batch.skipped) {
-    context.settle(entry.deliveryKey, "skipped", `folded into ${batch.latest.message.id}`);
+    // Skipped only into a run a handler really got; otherwise they share the latest's fate.
+    if (latest === "ignored") context.settle(entry.deliveryKey, "ignored", "no handler for the batch");
+    else context.settle(entry.deliveryKey, "skipped", `folded into ${batch.latest.message.id}`);
   }
 }
 
@@ -96,12 +103,15 @@ export async function notRun(context: StrategyContext, deliveryKey: string): Pro
   context.settle(deliveryKey, "error", "state failed before the handler");
 }
 
-/** A run that failed after its lease was lost was stopped by the loss, not by its own fault. */
+/**
+ * A run that failed after its lease was lost, or after shutdown aborted it, was stopped from
+ * outside, not by its own fault: `preempted`.
+ */
 export function dispositionOf(
   outcome: Exclude<BatchOutcome, "not-run">,
   session: LockSession,
 ): DeliveryDisposition {
-  return outcome === "error" && !session.held ? "preempted" : outcome;
+  return outcome === "error" && !session.usable ? "preempted" : outcome;
 }
 
 function rehydrateLive(

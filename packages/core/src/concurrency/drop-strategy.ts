@@ -1,6 +1,7 @@
 import { LockError } from "../errors/index.js";
 import type { LocalHolders } from "./local-holders.js";
 import { LockSession } from "./lock-session.js";
+import { orphanDrainer } from "./queue-turns.js";
 import { runSingle } from "./run-single.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
 
@@ -11,6 +12,8 @@ import type { Strategy, StrategyContext } from "./strategy.js";
 export function createDropStrategy(context: StrategyContext, holders: LocalHolders): Strategy {
   return {
     name: "drop",
+    // Only messages parked at shutdown ever wait in a queue under `drop`.
+    drainOrphan: orphanDrainer(context, holders),
     async submit(delivery) {
       const session = await LockSession.acquire(context, holders, delivery.lockKey);
       if (!session) {

@@ -6,6 +6,7 @@ import {
   enqueueDelivery,
   type HeldWork,
   holdThenRecheck,
+  orphanDrainer,
 } from "./queue-turns.js";
 import { runSingle } from "./run-single.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
@@ -31,9 +32,6 @@ export function createQueueStrategy(context: StrategyContext, holders: LocalHold
       if (!(await enqueueDelivery(context, delivery))) return;
       await contendAfterEnqueue(context, holders, delivery, drain);
     },
-    async drainOrphan(lockKey) {
-      const session = await LockSession.acquire(context, holders, lockKey);
-      if (session) await holdThenRecheck(context, holders, session, drain);
-    },
+    drainOrphan: orphanDrainer(context, holders),
   };
 }

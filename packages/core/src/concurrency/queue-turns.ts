@@ -1,3 +1,4 @@
+import { drainQueue } from "./drain.js";
 import type { LocalHolders } from "./local-holders.js";
 import { LockSession } from "./lock-session.js";
 import { deliveryKeyOf, toQueueEntry } from "./queued-message.js";
@@ -116,4 +117,41 @@ export async function contendAfterEnqueue(
     });
   }
   if (!holders.has(lockKey)) context.settle(delivery.key, "queued", "held by another instance");
+}
+
+/**
+ * The sweeper's entry point for strategies that drain like `queue`: takes the lock of a queue
+ * whose holder is gone and drains it, re-checking after release.
+ */
+export function orphanDrainer(
+  context: StrategyContext,
+  holders: LocalHolders,
+): (lockKey: string) => Promise<void> {
+  return async (lockKey) => {
+    const session = await LockSession.acquire(context, holders, lockKey);
+    if (!session) return;
+    await holdThenRecheck(context, holders, session, (held) =>
+      drainQueue(context, held, held.lock.key),
+    );
+  };
+}
+
+/**
+ * Shutdown began between acceptance and the handler: no handler may start now, so the message
+ * waits in the State queue of its lock key for a sweeper of any instance, settled `queued`.
+ * Nothing accepted is lost; if even the queue fails, the dedupe mark goes so a retry is processed.
+ */
+export async function parkForAnotherInstance(
+  context: StrategyContext,
+  delivery: Delivery,
+): Promise<void> {
+  try {
+    if (await enqueueDelivery(context, delivery)) {
+      context.settle(delivery.key, "queued", "parked at shutdown");
+    }
+  } catch (error) {
+    context.logger.error("parking a message at shutdown failed", { key: delivery.key, error });
+    await context.unaccept(delivery.key);
+    context.settle(delivery.key, "error", "state failed before the handler");
+  }
 }

@@ -1,5 +1,6 @@
 import { dispositionOf, notRun } from "./drain.js";
 import type { LockSession } from "./lock-session.js";
+import { parkForAnotherInstance } from "./queue-turns.js";
 import type { Delivery, StrategyContext } from "./strategy.js";
 
 /** Runs the handlers for one delivery on its own, under `session`, and settles it. */
@@ -8,6 +9,10 @@ export async function runSingle(
   session: LockSession,
   delivery: Delivery,
 ): Promise<void> {
+  if (context.shutdownSignal.aborted) {
+    await parkForAnotherInstance(context, delivery);
+    return;
+  }
   session.beginRun();
   const outcome = await context.runBatch(
     {

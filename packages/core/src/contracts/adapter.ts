@@ -60,6 +60,16 @@ export interface DeliveryResult {
   readonly reason?: string;
 }
 
+/**
+ * When a webhook may answer, as `receiveMessage` reports it: `accepted` under deferred dispatch
+ * (the handler runs detached), or the delivery's final result (sync dispatch, duplicates, self
+ * messages).
+ */
+export interface ReceiveResult {
+  readonly outcome: DeliveryResult["outcome"] | "accepted";
+  readonly reason?: string;
+}
+
 /** The lock scope an adapter or user chooses: one lock per thread, or per channel. */
 export type LockScope = "thread" | "channel";
 
@@ -69,9 +79,10 @@ export type LockScope = "thread" | "channel";
  */
 export interface ChatHost {
   /**
-   * Dispatches an inbound message. Resolves when the message reaches its terminal disposition
-   * (handled, skipped, dropped or errored). A factory is called after admission, so a rejected
-   * delivery costs no parsing.
+   * Dispatches an inbound message and resolves with its disposition once it is final (handled,
+   * skipped, dropped, errored, expired, preempted, ignored, duplicate) — or `queued` when a
+   * holder in another process will run it. A factory is called after admission, so a rejected
+   * delivery costs no parsing. Rejects with `AdmissionRejectedError` at the admission bound.
    */
   processMessage(
     adapter: Adapter,
@@ -79,6 +90,19 @@ export interface ChatHost {
     message: Message | (() => Promise<Message>),
     options?: ProcessOptions,
   ): Promise<DeliveryResult>;
+  /**
+   * The entry point for webhook adapters: admits and accepts the message, then resolves when the
+   * webhook may answer — after acceptance under `deferred` dispatch (the handler runs detached
+   * and is handed to `options.waitUntil`), after the handler under `sync`. Rejects with
+   * `AdmissionRejectedError` (answer 503 with Retry-After; nothing was written) or a State error
+   * (answer 503 so the platform retries; no dedupe mark was left).
+   */
+  receiveMessage(
+    adapter: Adapter,
+    threadId: string,
+    message: Message | (() => Promise<Message>),
+    options?: ProcessOptions,
+  ): Promise<ReceiveResult>;
   processAction(adapter: Adapter, event: ActionEvent, options?: ProcessOptions): Promise<void>;
   processReaction(adapter: Adapter, event: ReactionEvent, options?: ProcessOptions): Promise<void>;
   processSlashCommand(

@@ -7,6 +7,7 @@ export type {
   LockScope,
   PostableMessage,
   ProcessOptions,
+  ReceiveResult,
   SentMessage,
   WebhookOptions,
 } from "./adapter.js";

@@ -41,9 +41,11 @@ export const DISPATCH_OUTCOMES: readonly DispatchOutcome[] = [
 export interface DispatchAttributes {
   adapter: string;
   tenant?: string;
-  /** The hook that ran ("mention", "subscribed", "dm", "pattern", "action", …). */
+  /** The route that ran ("mention", "subscribed", "direct-message", "patterns", "none"). */
   route?: string;
   strategy?: string;
+  /** On counters: the disposition counted (a {@link DispatchOutcome}, or `queued`). */
+  outcome?: string;
 }
 
 /** One delivery's span. `end` is called exactly once. */
@@ -61,9 +63,15 @@ export interface DispatchSpan {
 export interface Observer {
   /** Opens the span of one delivery. */
   startDispatch?(attributes: DispatchAttributes): DispatchSpan;
-  /** Adds `value` (default 1) to the named counter. */
+  /**
+   * Adds `value` to the named counter. Baton counts `baton.deliveries` once per disposition,
+   * with the `outcome` attribute.
+   */
   count?(name: string, value: number, attributes: Partial<DispatchAttributes>): void;
-  /** Records a duration in milliseconds (queue wait, handler run). */
+  /**
+   * Records a duration in milliseconds: `baton.handler.duration` per handler run and
+   * `baton.queue.wait` per message taken from a queue.
+   */
   recordDurationMs?(
     name: string,
     durationMs: number,

@@ -11,6 +11,8 @@ import type {
 interface Pending {
   readonly lockKey: string;
   readonly span: DispatchSpan | undefined;
+  /** Aborts this delivery's handler (detach timeout); absent when nothing bounds it. */
+  readonly signal: AbortSignal | undefined;
   readonly resolve: (result: DeliveryResult) => void;
 }
 
@@ -30,10 +32,22 @@ export class DeliveryRegistry {
   ) {}
 
   /** Opens the span of a delivery that has not been accepted yet (before dedupe). */
-  startSpan(adapter: string): DispatchSpan | undefined {
-    return this.safely("startDispatch", () =>
-      this.observer?.startDispatch?.({ adapter, ...this.attributes }),
-    );
+  startSpan(adapter: string, tenant?: string): DispatchSpan | undefined {
+    const attributes: DispatchAttributes = { adapter, ...this.attributes };
+    if (tenant !== undefined) attributes.tenant = tenant;
+    const span = this.safely("startDispatch", () => this.observer?.startDispatch?.(attributes));
+    return span && endsOnce(span);
+  }
+
+  /** Adds the route a delivery took to its span. */
+  noteRoute(key: string, route: string): void {
+    const span = this.pending.get(key)?.span;
+    this.safely("setAttributes", () => span?.setAttributes({ route }));
+  }
+
+  /** The signal that bounds a local delivery's handler, if any. */
+  signalOf(key: string): AbortSignal | undefined {
+    return this.pending.get(key)?.signal;
   }
 
   /** Ends a span whose delivery never reached a strategy (ignored, duplicate, error). */
@@ -42,8 +56,13 @@ export class DeliveryRegistry {
   }
 
   /** Starts waiting for the disposition of an accepted delivery. */
-  track(key: string, lockKey: string, span: DispatchSpan | undefined): Promise<DeliveryResult> {
-    return new Promise((resolve) => this.pending.set(key, { lockKey, span, resolve }));
+  track(
+    key: string,
+    lockKey: string,
+    span: DispatchSpan | undefined,
+    signal?: AbortSignal,
+  ): Promise<DeliveryResult> {
+    return new Promise((resolve) => this.pending.set(key, { lockKey, span, signal, resolve }));
   }
 
   isSettled(key: string): boolean {
@@ -59,7 +78,14 @@ export class DeliveryRegistry {
       return;
     }
     this.pending.delete(key);
-    if (disposition !== "queued") this.endSpan(entry.span, disposition, reason);
+    // A hand-off ends this instance's part: its handler run, if any, is reported by the instance
+    // that drains the entry. DESIGN §8's closed set has no outcome for it; see ADR 0011.
+    const outcome = disposition === "queued" ? "skipped" : disposition;
+    this.endSpan(
+      entry.span,
+      outcome,
+      disposition === "queued" ? "handed off to another instance" : reason,
+    );
     entry.resolve(
       reason === undefined ? { outcome: disposition } : { outcome: disposition, reason },
     );
@@ -83,7 +109,18 @@ export class DeliveryRegistry {
 
   private count(disposition: DeliveryDisposition): void {
     this.safely("count", () =>
-      this.observer?.count?.(`baton.delivery.${disposition}`, 1, this.attributes),
+      this.observer?.count?.("baton.deliveries", 1, { ...this.attributes, outcome: disposition }),
+    );
+  }
+
+  /** Records a duration for the observer; never throws. */
+  recordDurationMs(
+    name: string,
+    durationMs: number,
+    attributes: Partial<DispatchAttributes>,
+  ): void {
+    this.safely("recordDurationMs", () =>
+      this.observer?.recordDurationMs?.(name, durationMs, { ...this.attributes, ...attributes }),
     );
   }
 
@@ -96,4 +133,19 @@ export class DeliveryRegistry {
       return undefined;
     }
   }
+}
+
+/** A span whose first `end` wins, so no path can close it twice. */
+function endsOnce(span: DispatchSpan): DispatchSpan {
+  let ended = false;
+  return {
+    setAttributes: (attributes) => {
+      if (!ended) span.setAttributes(attributes);
+    },
+    end: (outcome, reason) => {
+      if (ended) return;
+      ended = true;
+      span.end(outcome, reason);
+    },
+  };
 }

@@ -1,8 +1,10 @@
 import type { LocalHolders } from "../concurrency/local-holders.js";
-import type { Strategy } from "../concurrency/strategy.js";
+import type { Delivery, Strategy } from "../concurrency/strategy.js";
 import type { Adapter, DeliveryResult, LockScope } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
+import type { DispatchSpan } from "../contracts/observer.js";
 import type { StateAdapter } from "../contracts/state.js";
+import type { AdmissionBound, Permit } from "../coordination/admission-bound.js";
 import { AdmissionRejectedError, ValidationError } from "../errors/index.js";
 import type { Message } from "../model/message.js";
 import { lockKeyFor } from "../thread-id/index.js";
@@ -22,6 +24,7 @@ export interface MessageDispatcherOptions {
   readonly logger: Logger;
   readonly registry: DeliveryRegistry;
   readonly holders: LocalHolders;
+  readonly admission: AdmissionBound;
   readonly dedupeTtlMs: number;
   readonly lockScope: LockScopeResolver | LockScope | undefined;
   /** The strategy in force; read per delivery so it can be swapped while idle. */
@@ -30,66 +33,93 @@ export interface MessageDispatcherOptions {
   isClosed(): boolean;
 }
 
+/** A delivery that passed admission and acceptance; {@link MessageDispatcher.run} finishes it. */
+export interface AcceptedDelivery {
+  readonly delivery: Delivery;
+  readonly permit: Permit;
+  readonly span: DispatchSpan | undefined;
+}
+
 /** The State key of a delivery's dedupe mark. */
 export function dedupeKey(deliveryKey: string): string {
   return `dedupe:${deliveryKey}`;
 }
 
 /**
- * The message pipeline of DESIGN §5, top to bottom: admit → self-filter → accept (atomic dedupe)
- * → lock key → strategy, which routes and runs handlers under the lock. Resolves with the
- * delivery's disposition. A dedupe mark is written only for an accepted delivery and removed
- * again when the State fails before a handler ran, so the platform's retry is processed.
+ * The message pipeline of DESIGN §5, top to bottom, in two phases so a webhook can answer
+ * between them: `accept` (admit → self-filter → atomic dedupe → lock key) and `run` (strategy,
+ * which routes and runs handlers under the lock). A rejected admission writes nothing; a dedupe
+ * mark is written only for an accepted delivery and removed again when the State fails before a
+ * handler ran, so the platform's retry is processed.
  */
 export class MessageDispatcher {
   constructor(private readonly options: MessageDispatcherOptions) {}
 
-  async process(
+  /**
+   * Admits and accepts a message. Resolves with the accepted delivery, or with the final result
+   * of one that ends here (`ignored` self message, `duplicate`). Rejects with
+   * `AdmissionRejectedError` (at the bound or shutting down: nothing written), `ValidationError`
+   * (bad input) or the State's error (no mark left behind).
+   */
+  async accept(
     adapter: Adapter,
     threadId: string,
     input: Message | (() => Promise<Message>),
-  ): Promise<DeliveryResult> {
+    tenant?: string,
+  ): Promise<AcceptedDelivery | DeliveryResult> {
     const { registry } = this.options;
-    this.admit(adapter);
-    const message = typeof input === "function" ? await input() : input;
-    assertMessage(message, threadId);
-    const span = registry.startSpan(adapter.name);
-    if (message.author.isMe) {
-      registry.endSpan(span, "ignored", "self message");
-      return { outcome: "ignored", reason: "self message" };
-    }
-    const key = `${adapter.name}:${message.id}`;
-    let accepted: boolean;
+    const span = registry.startSpan(adapter.name, tenant);
+    let permit: Permit;
     try {
-      accepted = await this.options.state.setIfNotExists(
-        dedupeKey(key),
-        1,
-        this.options.dedupeTtlMs,
+      permit = this.admit(adapter, tenant);
+    } catch (error) {
+      registry.endSpan(
+        span,
+        "admission-rejected",
+        this.options.isClosed() ? "shutdown" : "at capacity",
       );
-    } catch (error) {
-      this.options.logger.error("accept message failed: the State is unreachable", { key, error });
-      registry.endSpan(span, "error", "state unavailable");
       throw error;
     }
-    if (!accepted) {
-      this.options.logger.debug("duplicate message skipped", { key });
-      registry.endSpan(span, "duplicate", "already accepted");
-      return { outcome: "duplicate", reason: "already accepted" };
-    }
-    let lockKey: string;
     try {
-      lockKey = await this.lockKeyOf(adapter, threadId);
+      const message = typeof input === "function" ? await input() : input;
+      assertMessage(message, threadId);
+      if (message.author.isMe) return this.endEarly(permit, span, "ignored", "self message");
+      const key = `${adapter.name}:${message.id}`;
+      if (!(await this.markAccepted(key, span))) {
+        this.options.logger.debug("duplicate message skipped", { key });
+        return this.endEarly(permit, span, "duplicate", "already accepted");
+      }
+      const lockKey = await this.lockKeyOf(adapter, threadId).catch(async (error: unknown) => {
+        await this.forget(key);
+        registry.endSpan(span, "error", "lock scope failed");
+        throw error;
+      });
+      return { delivery: { key, adapter, threadId, lockKey, message }, permit, span };
     } catch (error) {
-      await this.forget(key);
-      registry.endSpan(span, "error", "lock scope failed");
+      permit.release();
+      registry.endSpan(span, "error", "not accepted");
       throw error;
     }
-    const result = registry.track(key, lockKey, span);
-    await this.submit({ key, adapter, threadId, lockKey, message });
-    return result;
   }
 
-  private async submit(delivery: Parameters<Strategy["submit"]>[0]): Promise<void> {
+  /**
+   * Runs an accepted delivery through the strategy and resolves with its disposition. The
+   * permit is released only when the delivery is settled AND this caller's strategy work (drain,
+   * lock release) has ended. `signal`, when given, aborts the delivery's handler (detach timeout).
+   */
+  async run(accepted: AcceptedDelivery, signal?: AbortSignal): Promise<DeliveryResult> {
+    const { registry } = this.options;
+    const { delivery, permit, span } = accepted;
+    const result = registry.track(delivery.key, delivery.lockKey, span, signal);
+    try {
+      await this.submit(delivery);
+      return await result;
+    } finally {
+      permit.release();
+    }
+  }
+
+  private async submit(delivery: Delivery): Promise<void> {
     const { registry, holders, logger } = this.options;
     try {
       await this.options.strategy().submit(delivery);
@@ -102,19 +132,41 @@ export class MessageDispatcher {
       registry.settle(delivery.key, "error", "state failed before the handler");
       return;
     }
-    // Guard against waiting forever: a delivery not settled by now waits for a local holder's
-    // drain; with no local holder its entry is in the shared queue for another instance.
+    // A delivery not settled by now waits for a local holder's drain; with no local holder its
+    // entry is in the shared queue for another instance, so waiting here could last forever.
     if (!registry.isSettled(delivery.key) && !holders.has(delivery.lockKey)) {
       registry.settle(delivery.key, "queued", "held by another instance");
     }
   }
 
-  private admit(adapter: Adapter): void {
+  private admit(adapter: Adapter, tenant: string | undefined): Permit {
     if (this.options.isClosed()) {
       throw new AdmissionRejectedError("shutdown", 5_000, "the bot is shutting down", {
-        step: `admit ${adapter.name} message`,
+        step: `admit ${adapter.name} delivery`,
       });
     }
+    return this.options.admission.admit({ adapter: adapter.name, tenant });
+  }
+
+  private async markAccepted(key: string, span: DispatchSpan | undefined): Promise<boolean> {
+    try {
+      return await this.options.state.setIfNotExists(dedupeKey(key), 1, this.options.dedupeTtlMs);
+    } catch (error) {
+      this.options.logger.error("accept message failed: the State is unreachable", { key, error });
+      this.options.registry.endSpan(span, "error", "state unavailable");
+      throw error;
+    }
+  }
+
+  private endEarly(
+    permit: Permit,
+    span: DispatchSpan | undefined,
+    outcome: "ignored" | "duplicate",
+    reason: string,
+  ): DeliveryResult {
+    permit.release();
+    this.options.registry.endSpan(span, outcome, reason);
+    return { outcome, reason };
   }
 
   private async lockKeyOf(adapter: Adapter, threadId: string): Promise<string> {
@@ -135,6 +187,11 @@ export class MessageDispatcher {
   private forget(key: string): Promise<void> {
     return forgetDedupeMark(this.options.state, this.options.logger, key);
   }
+}
+
+/** True when `value` is a final result rather than an accepted delivery. */
+export function isFinalResult(value: AcceptedDelivery | DeliveryResult): value is DeliveryResult {
+  return "outcome" in value;
 }
 
 /** Removes a delivery's dedupe mark; best effort, since the State may be what failed. */

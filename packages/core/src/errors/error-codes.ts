@@ -14,7 +14,8 @@ export type BatonErrorCode =
   | "ADAPTER_FAILED"
   | "RATE_LIMITED"
   | "NOT_IMPLEMENTED"
-  | "SHUTTING_DOWN";
+  | "SHUTTING_DOWN"
+  | "DETACH_TIMEOUT";
 
 /** Every code of {@link BatonErrorCode}, for exhaustive checks and docs. */
 export const BATON_ERROR_CODES: readonly BatonErrorCode[] = [
@@ -30,6 +31,7 @@ export const BATON_ERROR_CODES: readonly BatonErrorCode[] = [
   "RATE_LIMITED",
   "NOT_IMPLEMENTED",
   "SHUTTING_DOWN",
+  "DETACH_TIMEOUT",
 ];
 
 /** Where each code is explained; every Baton error exposes it as `error.docsUrl`. */

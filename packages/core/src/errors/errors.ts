@@ -122,3 +122,13 @@ export class ShutdownError extends BatonError {
     super("SHUTTING_DOWN", message, options);
   }
 }
+
+/** Detached work ran past `detachTimeoutMs`; the handler's `context.signal` aborts with this. */
+export class DetachTimeoutError extends BatonError {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number, message: string, options: BatonErrorOptions = {}) {
+    super("DETACH_TIMEOUT", message, options);
+    this.timeoutMs = timeoutMs;
+  }
+}

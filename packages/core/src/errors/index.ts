@@ -4,6 +4,7 @@ export {
   AdapterError,
   AdmissionRejectedError,
   ConfigError,
+  DetachTimeoutError,
   LockError,
   LockLostError,
   NotImplementedError,

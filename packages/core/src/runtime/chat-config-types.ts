@@ -109,6 +109,22 @@ export interface ChatConfig extends UpstreamOnlyOptions {
   clock?: Clock;
   /** See {@link LockConflictOption}. Default `"drop"`. */
   onLockConflict?: LockConflictOption;
+  /**
+   * Admitted-but-unfinished deliveries per instance (running handlers and waiting messages held
+   * here). Past it, deliveries are refused with `AdmissionRejectedError` (HTTP 503) before
+   * anything is written. Default 1 024.
+   */
+  maxDetached?: number;
+  /** The same per (adapter, tenant): a ceiling, not a reservation. Default: no per-tenant cap. */
+  maxDetachedPerTenant?: number;
+  /**
+   * Bounds each detached delivery (`dispatch: "deferred"`): past it the handler's
+   * `context.signal` aborts with a `DetachTimeoutError`. Default: unbounded (the lock lifetime
+   * still applies).
+   */
+  detachTimeoutMs?: number;
+  /** The `Retry-After` sent with a 503 at the admission bound. Default 1 000. */
+  retryAfterMs?: number;
 }
 
 /** {@link ConcurrencyOptions} with every default filled in. */
@@ -135,6 +151,10 @@ export interface ResolvedChatConfig {
   readonly observer: Observer;
   readonly clock: Clock;
   readonly onLockConflict: LockConflictOption;
+  readonly maxDetached: number;
+  readonly maxDetachedPerTenant: number | undefined;
+  readonly detachTimeoutMs: number | undefined;
+  readonly retryAfterMs: number;
   /**
    * Settings that are valid but will not do what the user probably meant (e.g. `maxConcurrent`
    * with a strategy other than `concurrent`). The runtime logs each once at construction.

@@ -51,6 +51,10 @@ const CHAT_CONFIG_KEYS = [
   "observer",
   "clock",
   "onLockConflict",
+  "maxDetached",
+  "maxDetachedPerTenant",
+  "detachTimeoutMs",
+  "retryAfterMs",
 ] as const satisfies readonly Exclude<keyof ChatConfig, keyof UpstreamOnlyOptions>[];
 
 const UPSTREAM_ONLY_REASON = "an upstream chat option Baton does not support yet; ignored";
@@ -109,6 +113,21 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
   const observer = checkObserver(found, given.observer);
   const clock = checkClock(found, given.clock);
   const onLockConflict = checkLockConflict(found, given.onLockConflict, concurrency.strategy);
+  const maxDetached =
+    optionalCount(found, "maxDetached", given.maxDetached) ?? DEFAULT_MAX_DETACHED;
+  const maxDetachedPerTenant = optionalCount(
+    found,
+    "maxDetachedPerTenant",
+    given.maxDetachedPerTenant,
+  );
+  const detachTimeoutMs =
+    given.detachTimeoutMs === undefined
+      ? undefined
+      : found.durationMs("detachTimeoutMs", given.detachTimeoutMs);
+  const retryAfterMs =
+    given.retryAfterMs === undefined
+      ? DEFAULT_RETRY_AFTER_MS
+      : (found.durationMs("retryAfterMs", given.retryAfterMs) ?? DEFAULT_RETRY_AFTER_MS);
 
   if (found.problems.length > 0) throw new ConfigError(found.problems, { step: STEP });
   return Object.freeze({
@@ -123,8 +142,27 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
     observer,
     clock,
     onLockConflict,
+    maxDetached,
+    maxDetachedPerTenant,
+    detachTimeoutMs,
+    retryAfterMs,
     warnings: Object.freeze([...found.warnings]),
   });
+}
+
+/** Admitted-but-unfinished deliveries per instance when `maxDetached` is not given. */
+export const DEFAULT_MAX_DETACHED = 1_024;
+
+/** The `Retry-After` hint of an admission rejection when `retryAfterMs` is not given. */
+export const DEFAULT_RETRY_AFTER_MS = 1_000;
+
+function optionalCount(found: ConfigProblems, path: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    found.add(path, `must be a positive integer, got ${describeValue(value)}`);
+    return undefined;
+  }
+  return value;
 }
 
 function checkUserName(found: ConfigProblems, value: unknown): string {

@@ -3,10 +3,12 @@ import type {
   ChatHost,
   DeliveryResult,
   ProcessOptions,
+  ReceiveResult,
   WebhookOptions,
 } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
+import { AdmissionBound } from "../coordination/admission-bound.js";
 import { EventDispatcher } from "../dispatch/event-dispatcher.js";
 import {
   type ActionHandlerEvent,
@@ -16,9 +18,13 @@ import {
   type ReactionHandlerEvent,
   type SlashCommandHandlerEvent,
 } from "../dispatch/handler-registry.js";
-import { MessageDispatcher } from "../dispatch/message-dispatcher.js";
+import {
+  type AcceptedDelivery,
+  isFinalResult,
+  MessageDispatcher,
+} from "../dispatch/message-dispatcher.js";
 import type { ThreadHints } from "../dispatch/run-batch.js";
-import { ValidationError } from "../errors/index.js";
+import { DetachTimeoutError, ValidationError } from "../errors/index.js";
 import type {
   ActionEvent,
   MessageDeletedEvent,
@@ -53,12 +59,19 @@ export class Chat implements ChatHost {
   private readonly config: ResolvedChatConfig;
   private readonly registry = new HandlerRegistry<Thread, Channel>();
   private readonly lifecycle: Lifecycle;
+  /** Deliveries admitted and not finished; exposed for health checks and tests. */
+  readonly admission: AdmissionBound;
   private readonly wiring: StrategyWiring;
   private readonly messages: MessageDispatcher;
   private readonly events: EventDispatcher<Thread, Channel>;
 
   constructor(config: ChatConfig) {
     this.config = resolveChatConfig(config);
+    this.admission = new AdmissionBound({
+      maxDetached: this.config.maxDetached,
+      maxDetachedPerTenant: this.config.maxDetachedPerTenant,
+      retryAfterMs: this.config.retryAfterMs,
+    });
     for (const warning of this.config.warnings) this.config.logger.warn(warning);
     const threadFor = (adapter: Adapter, threadId: string, hints?: ThreadHints) =>
       this.threadOn(adapter, threadId, hints);
@@ -71,6 +84,7 @@ export class Chat implements ChatHost {
       logger: this.config.logger,
       registry: this.wiring.deliveries,
       holders: this.wiring.holders,
+      admission: this.admission,
       dedupeTtlMs: this.config.dedupeTtlMs,
       lockScope: this.config.lockScope,
       strategy: () => this.wiring.strategy,
@@ -155,17 +169,40 @@ export class Chat implements ChatHost {
   }
 
   /**
-   * Dispatches an inbound message; resolves with its disposition once it is handled, skipped
-   * into another run, dropped, errored, expired — or `queued` for a holder in another process.
+   * Dispatches an inbound message and resolves with its disposition once it is handled, skipped
+   * into another run, dropped, errored or expired — or `queued` for a holder in another process.
+   * Rejects with `AdmissionRejectedError` at the admission bound or during shutdown (nothing
+   * written). Webhook adapters call {@link receiveMessage} instead, to answer in time.
    */
   async processMessage(
     adapter: Adapter,
     threadId: string,
     message: Message | (() => Promise<Message>),
-    _options?: ProcessOptions,
+    options: ProcessOptions = {},
   ): Promise<DeliveryResult> {
     await this.initialize();
-    return this.lifecycle.track(this.messages.process(this.registered(adapter), threadId, message));
+    const accepted = await this.lifecycle.track(
+      this.messages.accept(this.registered(adapter), threadId, message, options.tenantId),
+    );
+    if (isFinalResult(accepted)) return accepted;
+    return this.lifecycle.track(this.messages.run(accepted));
+  }
+
+  async receiveMessage(
+    adapter: Adapter,
+    threadId: string,
+    message: Message | (() => Promise<Message>),
+    options: ProcessOptions = {},
+  ): Promise<ReceiveResult> {
+    await this.initialize();
+    const accepted = await this.lifecycle.track(
+      this.messages.accept(this.registered(adapter), threadId, message, options.tenantId),
+    );
+    if (isFinalResult(accepted)) return accepted;
+    if (this.config.dispatch === "sync") return this.lifecycle.track(this.messages.run(accepted));
+    const detached = this.lifecycle.track(this.runDetached(accepted));
+    options.waitUntil?.(detached.then(noop, noop));
+    return { outcome: "accepted" };
   }
 
   async processAction(adapter: Adapter, event: ActionEvent): Promise<void> {
@@ -253,6 +290,26 @@ export class Chat implements ChatHost {
     return adapter;
   }
 
+  /** Runs an accepted delivery detached, bounded by `detachTimeoutMs` when set. */
+  private async runDetached(accepted: AcceptedDelivery): Promise<DeliveryResult> {
+    const timeoutMs = this.config.detachTimeoutMs;
+    if (timeoutMs === undefined) return this.messages.run(accepted);
+    const { clock } = this.config;
+    const bound = new AbortController();
+    const timer = clock.setTimeout(() => {
+      bound.abort(
+        new DetachTimeoutError(timeoutMs, `detached work ran past ${timeoutMs} ms`, {
+          step: `run ${accepted.delivery.key}`,
+        }),
+      );
+    }, timeoutMs);
+    try {
+      return await this.messages.run(accepted, bound.signal);
+    } finally {
+      clock.clearTimeout(timer);
+    }
+  }
+
   private registered(adapter: Adapter): Adapter {
     if (this.config.adapters[adapter?.name] !== adapter) {
       throw new ValidationError(
@@ -265,6 +322,8 @@ export class Chat implements ChatHost {
     return adapter;
   }
 }
+
+function noop(): void {}
 
 function filtered<F, H>(args: unknown[]): { filter: F | undefined; handler: H } {
   const [first, second] = args;

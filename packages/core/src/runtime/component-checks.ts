@@ -15,6 +15,7 @@ import {
   missingMethods,
   STATE_REQUIRED_METHODS,
 } from "./contract-methods.js";
+import { adaptLogger } from "./logger-adapter.js";
 
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 const LOGGER_METHODS = ["debug", "info", "warn", "error"] as const;
@@ -108,7 +109,10 @@ export function checkState(found: ConfigProblems, value: unknown): StateAdapter 
   return value as StateAdapter;
 }
 
-/** A `Logger` from the option: the logger itself, a console logger of the level, or `info`. */
+/**
+ * A `Logger` from the option: the logger itself (a pino logger adapted to Baton's call shape, see
+ * {@link adaptLogger}), a console logger of the level, or `info`.
+ */
 export function resolveLogger(found: ConfigProblems, value: unknown): Logger {
   if (value === undefined) return new ConsoleLogger("info");
   if (typeof value === "string") {
@@ -128,8 +132,10 @@ export function resolveLogger(found: ConfigProblems, value: unknown): Logger {
       "logger",
       `not a Logger: missing ${listNames(missing)} (a Logger has debug, info, warn and error)`,
     );
+    return value as Logger;
   }
-  return value as Logger;
+  // Baton calls `warn(message, fields)`; pino reads `warn(fields, message)` and would lose fields.
+  return adaptLogger(value as Logger);
 }
 
 /** The observer, or an observer that records nothing. Present members must be functions. */

@@ -1,6 +1,6 @@
 import { createStrategy } from "../concurrency/create-strategy.js";
 import { LocalHolders } from "../concurrency/local-holders.js";
-import type { Strategy, StrategyContext } from "../concurrency/strategy.js";
+import type { Batch, Strategy, StrategyContext } from "../concurrency/strategy.js";
 import { Sweeper } from "../concurrency/sweeper.js";
 import type { Adapter } from "../contracts/adapter.js";
 import { DeliveryRegistry } from "../dispatch/delivery-registry.js";
@@ -28,7 +28,8 @@ export function wireStrategy<TThread, TChannel>(
   const settings = config.concurrency;
   const deliveries = new DeliveryRegistry(config.observer, logger, { strategy: settings.strategy });
   const holders = new LocalHolders();
-  const runBatch = createBatchRunner({
+  const keyOf = (batch: Batch) => `${batch.adapter.name}:${batch.message.id}`;
+  const routedRun = createBatchRunner({
     state: config.state,
     registry,
     logger,
@@ -37,7 +38,19 @@ export function wireStrategy<TThread, TChannel>(
       const bot = { userName: adapter.userName || config.userName };
       return adapter.botUserId ? { ...bot, botUserId: adapter.botUserId } : bot;
     },
+    onRoute: (batch, route) => deliveries.noteRoute(keyOf(batch), route),
   });
+  // The handler's signal also follows its own delivery's bound (detach timeout), when local.
+  const runBatch: StrategyContext["runBatch"] = async (batch, run) => {
+    const bound = deliveries.signalOf(keyOf(batch));
+    const signal = bound ? AbortSignal.any([run.signal, bound]) : run.signal;
+    const startedAtMs = config.clock.now();
+    try {
+      return await routedRun(batch, { ...run, signal });
+    } finally {
+      deliveries.recordDurationMs("baton.handler.duration", config.clock.now() - startedAtMs, {});
+    }
+  };
   const context: StrategyContext = {
     state: config.state,
     clock: config.clock,
@@ -49,6 +62,7 @@ export function wireStrategy<TThread, TChannel>(
     unaccept: (key) => forgetDedupeMark(config.state, logger, key),
     handOff: (lockKey) => deliveries.handOff(lockKey),
     adapterNamed: (name) => config.adapters[name],
+    recordDurationMs: (name, durationMs) => deliveries.recordDurationMs(name, durationMs, {}),
     onLockConflict: async (delivery) => {
       const callback = config.onLockConflict;
       if (typeof callback !== "function") return;

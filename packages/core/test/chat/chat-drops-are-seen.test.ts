@@ -21,7 +21,10 @@ function recordingObserver() {
       setAttributes: () => {},
       end: (outcome, reason) => ended.push({ outcome, reason }),
     }),
-    count: (name, value) => counters.set(name, (counters.get(name) ?? 0) + value),
+    count: (name, value, attributes) => {
+      const key = `${name}:${attributes.outcome}`;
+      counters.set(key, (counters.get(key) ?? 0) + value);
+    },
   };
   return { observer, ended, counters };
 }
@@ -65,8 +68,9 @@ describe("every drop is logged and observed", () => {
       expect.arrayContaining(["message-queued", "message-superseded", "message-expired"]),
     );
     expect(ended.map((span) => span.outcome).sort()).toEqual(["expired", "handled", "preempted"]);
-    expect(counters.get("baton.delivery.preempted")).toBe(1);
-    expect(counters.get("baton.delivery.expired")).toBe(1);
+    expect(counters.get("baton.deliveries:preempted")).toBe(1);
+    expect(counters.get("baton.deliveries:expired")).toBe(1);
+    expect(counters.get("baton.deliveries:handled")).toBe(1);
   });
 
   it("keeps dispatching when the observer throws", async () => {

@@ -4,7 +4,7 @@ import { createStrategyHarness } from "./strategy-harness.js";
 
 describe("concurrent strategy", () => {
   it("runs overlapping messages at once without taking a lock", async () => {
-    const h = await createStrategyHarness((context) => createConcurrentStrategy(context));
+    const h = await createStrategyHarness(createConcurrentStrategy);
     h.behaveByDefault({ durationMs: 1_000 });
     const deliveries = [h.deliver("a"), h.deliver("b"), h.deliver("c")];
     await h.clock.advance(1);
@@ -16,7 +16,7 @@ describe("concurrent strategy", () => {
   });
 
   it("caps in-flight handlers per thread at maxConcurrent and runs the rest in arrival order", async () => {
-    const h = await createStrategyHarness((context) => createConcurrentStrategy(context), {
+    const h = await createStrategyHarness(createConcurrentStrategy, {
       strategy: "concurrent",
       maxConcurrent: 2,
     });

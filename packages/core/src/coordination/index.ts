@@ -1,0 +1,6 @@
+export {
+  AdmissionBound,
+  type AdmissionLimits,
+  type AdmissionScope,
+  type Permit,
+} from "./admission-bound.js";
