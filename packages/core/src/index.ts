@@ -25,6 +25,7 @@ export {
   type DeliveryResult,
   DISPATCH_OUTCOMES,
   type DispatchAttributes,
+  type DispatchEvent,
   type DispatchOutcome,
   type DispatchSpan,
   type EnqueueOptions,

@@ -89,7 +89,8 @@ async function runThreadBatch(
   context.settle(batch.latest.deliveryKey, latest);
   for (const entry of batch.skipped) {
     // Skipped only into a run a handler really got; otherwise they share the latest's fate.
-    if (latest === "ignored") context.settle(entry.deliveryKey, "ignored", "no handler for the batch");
+    if (latest === "ignored")
+      context.settle(entry.deliveryKey, "ignored", "no handler for the batch");
     else context.settle(entry.deliveryKey, "skipped", `folded into ${batch.latest.message.id}`);
   }
 }

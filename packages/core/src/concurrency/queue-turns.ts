@@ -82,6 +82,7 @@ export async function enqueueDelivery(
   }
   if (accepted) {
     context.logger.debug("message-queued", { deliveryKey: delivery.key, depth: result.depth });
+    context.onQueued?.(delivery);
   }
   return accepted;
 }

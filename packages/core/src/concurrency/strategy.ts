@@ -87,6 +87,8 @@ export interface StrategyContext {
    * metrics or a reply). Never rejects; dropping happens whatever it does.
    */
   onLockConflict?(delivery: Delivery): Promise<void>;
+  /** Told when a delivery waits in the State queue (for the observer's event stream). */
+  onQueued?(delivery: Delivery): void;
   /** Reports a duration to the observer (`baton.queue.wait`); never throws. */
   recordDurationMs?(name: string, durationMs: number): void;
   /** The adapter registered under `name`, to rehydrate queued messages; undefined if unknown. */

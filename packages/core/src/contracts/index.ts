@@ -15,6 +15,7 @@ export { ConsoleLogger, type Logger, type LogLevel, silentLogger } from "./logge
 export {
   DISPATCH_OUTCOMES,
   type DispatchAttributes,
+  type DispatchEvent,
   type DispatchOutcome,
   type DispatchSpan,
   type Observer,

@@ -57,6 +57,31 @@ export interface DispatchSpan {
 }
 
 /**
+ * One step in the life of one delivery, for development tools (the playground's timeline, a
+ * debug log). Unlike spans and counters these carry identifiers — delivery key, lock key,
+ * thread id — so they are high-cardinality: never export them as metric attributes.
+ */
+export interface DispatchEvent {
+  /**
+   * - `accepted`: passed admission and dedupe; `queued`: waits in the State queue of its lock
+   *   key; `run-started` / `run-finished`: a handler run for it (as latest message) began or
+   *   ended, with `skippedKeys` folded in; `settled`: its disposition is final (or `queued` for
+   *   another instance), in `outcome`.
+   */
+  kind: "accepted" | "queued" | "run-started" | "run-finished" | "settled";
+  deliveryKey: string;
+  lockKey?: string;
+  threadId?: string;
+  /** Deliveries folded into this run's `context.skipped` (run events only). */
+  skippedKeys?: string[];
+  /** The disposition (`settled` only): a {@link DispatchOutcome} or `queued`. */
+  outcome?: string;
+  reason?: string;
+  /** When it happened, by the runtime's clock. */
+  atMs: number;
+}
+
+/**
  * Receives Baton's telemetry. Every member is optional; an observer that throws is caught and
  * logged, never breaking dispatch.
  */
@@ -77,4 +102,6 @@ export interface Observer {
     durationMs: number,
     attributes: Partial<DispatchAttributes>,
   ): void;
+  /** Every step of every delivery (see {@link DispatchEvent}); for local tools, not metrics. */
+  onDispatchEvent?(event: DispatchEvent): void;
 }

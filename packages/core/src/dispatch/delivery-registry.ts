@@ -3,6 +3,7 @@ import type { DeliveryResult } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type {
   DispatchAttributes,
+  DispatchEvent,
   DispatchOutcome,
   DispatchSpan,
   Observer,
@@ -29,7 +30,16 @@ export class DeliveryRegistry {
     private readonly observer: Observer | undefined,
     private readonly logger: Logger,
     private readonly attributes: Omit<DispatchAttributes, "adapter">,
+    private readonly now: () => number = Date.now,
   ) {}
+
+  /** Reports one step of a delivery to the observer's event stream; never throws. */
+  emit(event: Omit<DispatchEvent, "atMs">): void {
+    if (!this.observer?.onDispatchEvent) return;
+    this.safely("onDispatchEvent", () =>
+      this.observer?.onDispatchEvent?.({ ...event, atMs: this.now() }),
+    );
+  }
 
   /** Opens the span of a delivery that has not been accepted yet (before dedupe). */
   startSpan(adapter: string, tenant?: string): DispatchSpan | undefined {
@@ -62,6 +72,7 @@ export class DeliveryRegistry {
     span: DispatchSpan | undefined,
     signal?: AbortSignal,
   ): Promise<DeliveryResult> {
+    this.emit({ kind: "accepted", deliveryKey: key, lockKey });
     return new Promise((resolve) => this.pending.set(key, { lockKey, span, signal, resolve }));
   }
 
@@ -73,6 +84,13 @@ export class DeliveryRegistry {
   settle(key: string, disposition: DeliveryDisposition, reason?: string): void {
     const entry = this.pending.get(key);
     this.count(disposition);
+    this.emit({
+      kind: "settled",
+      deliveryKey: key,
+      outcome: disposition,
+      ...(entry ? { lockKey: entry.lockKey } : {}),
+      ...(reason === undefined ? {} : { reason }),
+    });
     if (!entry) {
       this.logger.debug("delivery settled", { deliveryKey: key, outcome: disposition, reason });
       return;

@@ -107,7 +107,7 @@ class PinoLoggerAdapter implements Logger {
  * `pino.child({ component: "slack" })`. Any other logger is returned unchanged.
  */
 export function adaptLogger(logger: Logger | PinoLikeLogger): Logger {
-  if (!isPinoLike(logger) || 1) return logger as Logger;
+  if (!isPinoLike(logger)) return logger;
   const bound = logger.bindings().component;
   return new PinoLoggerAdapter(logger, logger, typeof bound === "string" ? bound : undefined);
 }

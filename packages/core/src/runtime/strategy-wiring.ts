@@ -26,7 +26,12 @@ export function wireStrategy<TThread, TChannel>(
 ): StrategyWiring {
   const logger = config.logger;
   const settings = config.concurrency;
-  const deliveries = new DeliveryRegistry(config.observer, logger, { strategy: settings.strategy });
+  const deliveries = new DeliveryRegistry(
+    config.observer,
+    logger,
+    { strategy: settings.strategy },
+    () => config.clock.now(),
+  );
   const holders = new LocalHolders();
   const keyOf = (batch: Batch) => `${batch.adapter.name}:${batch.message.id}`;
   const routedRun = createBatchRunner({
@@ -45,9 +50,16 @@ export function wireStrategy<TThread, TChannel>(
     const bound = deliveries.signalOf(keyOf(batch));
     const signal = bound ? AbortSignal.any([run.signal, bound]) : run.signal;
     const startedAtMs = config.clock.now();
+    const runEvent = {
+      deliveryKey: keyOf(batch),
+      threadId: batch.threadId,
+      skippedKeys: batch.skipped.map((message) => `${batch.adapter.name}:${message.id}`),
+    };
+    deliveries.emit({ kind: "run-started", ...runEvent });
     try {
       return await routedRun(batch, { ...run, signal });
     } finally {
+      deliveries.emit({ kind: "run-finished", ...runEvent });
       deliveries.recordDurationMs("baton.handler.duration", config.clock.now() - startedAtMs, {});
     }
   };
@@ -63,6 +75,13 @@ export function wireStrategy<TThread, TChannel>(
     handOff: (lockKey) => deliveries.handOff(lockKey),
     adapterNamed: (name) => config.adapters[name],
     recordDurationMs: (name, durationMs) => deliveries.recordDurationMs(name, durationMs, {}),
+    onQueued: (delivery) =>
+      deliveries.emit({
+        kind: "queued",
+        deliveryKey: delivery.key,
+        lockKey: delivery.lockKey,
+        threadId: delivery.threadId,
+      }),
     onLockConflict: async (delivery) => {
       const callback = config.onLockConflict;
       if (typeof callback !== "function") return;
