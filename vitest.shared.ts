@@ -2,10 +2,11 @@ import { defineProject } from "vitest/config";
 
 /**
  * Workspace packages export their TypeScript source under the `@baton/source` condition, so tests
- * run against source without a build. The rest are Vite's default server conditions, which a
- * custom list would otherwise replace.
+ * run against source without a build. The rest are Vite's default server conditions (which a
+ * custom list would otherwise replace) minus `module`: vitest hands the list to Node, and some
+ * packages (e.g. @opentelemetry/api) publish a bundler-only build under `module`.
  */
-const conditions = ["@baton/source", "module", "node", "development|production"];
+const conditions = ["@baton/source", "node", "development|production"];
 
 /** The vitest project of one workspace package. */
 export function packageProject(name: string) {

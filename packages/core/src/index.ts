@@ -123,6 +123,7 @@ export {
   type LockScopeContext,
   type LockScopeOption,
 } from "./runtime/chat-config.js";
+export { adaptLogger, type PinoLikeLogger } from "./runtime/logger-adapter.js";
 export type { SetStateOptions } from "./runtime/scoped-state.js";
 export type { SentMessageHandle } from "./runtime/sent-message.js";
 export type { Thread } from "./runtime/thread.js";

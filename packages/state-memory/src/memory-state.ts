@@ -137,7 +137,8 @@ export class MemoryState implements StateAdapter {
     this.ready("merge object", key);
     assertOptionalTtlMs("merge object", ttlMs);
     assertPlainObject("merge object", "patch", patch);
-    const current = this.values.get(key) ?? {};
+    const stored = this.values.get(key);
+    const current = stored === undefined ? {} : stored;
     assertPlainObject("merge object", `the value stored at ${JSON.stringify(key)}`, current);
     const merged = { ...(current as Record<string, JsonValue>), ...structuredClone(patch) };
     this.values.set(key, merged, ttlMs ?? this.remainingMs(this.values.expiresAt(key)));

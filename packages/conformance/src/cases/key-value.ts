@@ -131,6 +131,12 @@ export const keyValueCases = defineCases("key-value", {
 
   "mergeObject rejects merging into a value that is not an object": async ({ state }) => {
     await state.set("scalar", 5);
+    await state.set("null-value", null);
+    await assertRejectsWithCode(
+      state.mergeObject("null-value", { a: 1 }),
+      "VALIDATION_FAILED",
+      "merge into null",
+    );
     await assertRejectsWithCode(
       state.mergeObject("scalar", { a: 1 }),
       "VALIDATION_FAILED",

@@ -5,6 +5,7 @@ import type { Logger, LogLevel } from "../contracts/logger.js";
 import type { Observer } from "../contracts/observer.js";
 import type { QueueFullPolicy, StateAdapter } from "../contracts/state.js";
 import type { Message } from "../model/message.js";
+import type { PinoLikeLogger } from "./logger-adapter.js";
 
 export type { StrategyName };
 
@@ -102,7 +103,7 @@ export interface ChatConfig extends UpstreamOnlyOptions {
   /** `deferred` answers the webhook before the handler runs; `sync` after. Default `"deferred"`. */
   dispatch?: DispatchMode;
   /** A logger, or the level of a console logger. Default `ConsoleLogger("info")`. */
-  logger?: Logger | LogLevel;
+  logger?: Logger | PinoLikeLogger | LogLevel;
   /** Receives spans and counters. Default: none. */
   observer?: Observer;
   /** The time source of every wait and expiry. Default: the system clock. */

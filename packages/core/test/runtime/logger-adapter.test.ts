@@ -23,12 +23,6 @@ function memoryPino(options: pino.LoggerOptions = {}) {
   return { logger, lines, raw };
 }
 
-/**
- * `ChatConfig.logger` is typed `Logger | LogLevel`, and pino's `child(bindings)` does not match
- * `Logger.child(prefix)`: Baton adapts pino at runtime, but the option's type does not admit it.
- */
-const asLoggerOption = (logger: PinoLikeLogger) => logger as unknown as Logger;
-
 function upstreamShapedLogger() {
   const calls: Array<[string, string, unknown[]]> = [];
   const logger: Logger = {
@@ -57,7 +51,7 @@ async function dropOneMessage(h: Awaited<ReturnType<typeof createChatHarness>>) 
 describe("a pino logger as the logger option", () => {
   it("logs a lock-conflict drop as a warn line with the fields as top-level JSON keys", async () => {
     const { logger, lines } = memoryPino();
-    const h = await createChatHarness({ logger: asLoggerOption(logger) });
+    const h = await createChatHarness({ logger });
     const { dropped, key } = await dropOneMessage(h);
     expect(dropped.outcome).toBe("dropped-lock-conflict");
     const line = lines.find((entry) => entry.msg === "message-dropped");
@@ -68,7 +62,7 @@ describe("a pino logger as the logger option", () => {
 
   it("puts the Error of a { error } field under err, where pino serializes its message", async () => {
     const { logger, lines } = memoryPino();
-    const h = await createChatHarness({ logger: asLoggerOption(logger) });
+    const h = await createChatHarness({ logger });
     await dropOneMessage(h);
     const line = lines.find((entry) => entry.msg === "message-dropped");
     expect(line?.error).toBeUndefined();
@@ -80,7 +74,7 @@ describe("a pino logger as the logger option", () => {
 
   it("puts an Error argument under err with its message", async () => {
     const { logger, lines } = memoryPino();
-    const h = await createChatHarness({ logger: asLoggerOption(logger) });
+    const h = await createChatHarness({ logger });
     h.chat.getLogger("jobs").error("job failed", new Error("disk full"), { jobId: "j1" });
     expect(lines.at(-1)).toMatchObject({
       level: logger.levels.values.error,

@@ -1,0 +1,271 @@
+import { type Logger, StateError } from "@baton/core";
+import { createClient } from "redis";
+import { isNoScript, toStateError } from "./errors.js";
+import {
+  type RedisStateClient,
+  type ResolvedRedisStateOptions,
+  redactPassword,
+} from "./options.js";
+import type { LuaScript } from "./scripts.js";
+
+/** One command's arguments, e.g. `["SET", key, value]`. */
+export type RedisArgs = readonly string[];
+
+/** Sends one command within the current call's time budget. */
+type Send = (args: RedisArgs) => Promise<unknown>;
+
+/** The part of a node-redis client this module uses to run commands. */
+interface CommandClient {
+  sendCommand(
+    args: RedisArgs,
+    options?: { abortSignal?: AbortSignal; typeMapping?: object },
+  ): Promise<unknown>;
+  readonly isOpen: boolean;
+}
+
+/** After a connection drop, wait this long before the first reconnect attempt, doubling after. */
+const RECONNECT_BASE_DELAY_MS = 50;
+/** The longest wait between reconnect attempts. */
+const RECONNECT_MAX_DELAY_MS = 2_000;
+
+/**
+ * The connection under a `RedisState`: opens (or borrows) the node-redis client, and runs each
+ * call with one deadline of `timeoutMs`, mapping every failure to a `StateError` that names the
+ * step. It never hangs: a call that Redis does not answer in time rejects with `timeout`, and a
+ * command still waiting to be written at that moment is withdrawn, so it cannot run late.
+ */
+export class RedisConnection {
+  private client: CommandClient | undefined;
+  private ownedClient: RedisStateClient | undefined;
+  private connecting: Promise<void> | undefined;
+  private connected = false;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: ResolvedRedisStateOptions) {
+    this.logger = options.logger;
+  }
+
+  /** True between a successful `connect()` and the next `disconnect()`. */
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** Idempotent; concurrent calls share one attempt, and a failed attempt can be retried. */
+  connect(): Promise<void> {
+    if (this.connected) return Promise.resolve();
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Idempotent. Closes the client only when this connection created it. */
+  async disconnect(): Promise<void> {
+    await this.connecting?.catch(() => undefined);
+    this.connected = false;
+    this.client = undefined;
+    const owned = this.ownedClient;
+    this.ownedClient = undefined;
+    if (owned) await this.close(owned);
+  }
+
+  /** Runs one command. */
+  command<T = unknown>(step: string, args: RedisArgs): Promise<T> {
+    return this.run(step, (send) => send(args)) as Promise<T>;
+  }
+
+  /** Runs one script: EVALSHA, and EVAL only when Redis answers NOSCRIPT (one extra trip). */
+  script<T = unknown>(
+    step: string,
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly string[],
+  ): Promise<T> {
+    const tail = [String(keys.length), ...keys, ...args];
+    return this.run(step, async (send) => {
+      try {
+        return await send(["EVALSHA", script.sha1, ...tail]);
+      } catch (error) {
+        if (!isNoScript(error)) throw error;
+        return send(["EVAL", script.source, ...tail]);
+      }
+    }) as Promise<T>;
+  }
+
+  private run(step: string, work: (send: Send) => Promise<unknown>): Promise<unknown> {
+    const client = this.client;
+    if (!this.connected || !client) {
+      return Promise.reject(
+        new StateError(
+          "disconnected",
+          "the Redis state is not connected; call connect() first (and not after disconnect())",
+          { step },
+        ),
+      );
+    }
+    return this.withDeadline(step, client, work).catch((error: unknown) => {
+      if (this.connected) throw error;
+      throw new StateError("disconnected", "the Redis state was disconnected during the call", {
+        step,
+        cause: error,
+      });
+    });
+  }
+
+  private async withDeadline(
+    step: string,
+    client: CommandClient,
+    work: (send: Send) => Promise<unknown>,
+  ): Promise<unknown> {
+    const timeoutMs = this.options.timeoutMs;
+    const abort = new AbortController();
+    // typeMapping {} overrides any client-level mapping: replies come back as plain strings
+    // and numbers whatever the client was configured with.
+    const send: Send = (args) =>
+      client.sendCommand(args, { abortSignal: abort.signal, typeMapping: {} });
+    const pending = work(send);
+    // Once the deadline wins, the work may still settle (or reject with AbortError): never let
+    // that become an unhandled rejection.
+    pending.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(
+          new StateError(
+            "timeout",
+            step === "connect"
+              ? `Redis did not answer within ${timeoutMs} ms`
+              : `Redis did not answer within ${timeoutMs} ms; the command may still take effect, so treat the outcome as unknown`,
+            { step },
+          ),
+        );
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([pending, deadline]);
+    } catch (error) {
+      throw toStateError(step, error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async open(): Promise<void> {
+    const given = this.options.client;
+    if (given) {
+      if (!given.isOpen) {
+        throw new StateError(
+          "unavailable",
+          "the client given in options.client is not open; call its connect() first (this backend never opens or closes a client it did not create)",
+          { step: "connect" },
+        );
+      }
+      await this.verify(given);
+      this.client = given;
+      this.connected = true;
+      return;
+    }
+    const client = this.createOwnedClient();
+    try {
+      await this.withConnectDeadline(client);
+    } catch (error) {
+      client.destroy();
+      throw error;
+    }
+    this.client = client;
+    this.ownedClient = client;
+    this.connected = true;
+  }
+
+  /** Connects `client` and verifies the server, all within one `timeoutMs`. */
+  private async withConnectDeadline(client: RedisStateClient): Promise<void> {
+    const where = redactPassword(this.options.url ?? "");
+    try {
+      await this.withDeadline("connect", client, async () => {
+        await client.connect();
+        await this.verify(client);
+      });
+    } catch (error) {
+      const mapped = toStateError("connect", error);
+      throw new StateError(
+        (mapped as StateError).failure ?? "unavailable",
+        `could not connect to ${where}: ${mapped.message.replace(/^connect: /, "")}`,
+        { step: "connect", cause: mapped.cause ?? error },
+      );
+    }
+  }
+
+  /**
+   * Checks that the server answers and is Redis 7.0 or later (the scripts use PEXPIRETIME), so a
+   * wrong server fails at startup rather than at the first lock.
+   */
+  private async verify(client: CommandClient): Promise<void> {
+    const info = await this.withDeadline("connect", client, (send) => send(["INFO", "server"]));
+    const version = /redis_version:(\d+)\./.exec(String(info))?.[1];
+    if (version !== undefined && Number(version) < 7) {
+      throw new StateError(
+        "unavailable",
+        `Redis ${version}.x is too old: this backend needs Redis 7.0 or later (PEXPIRETIME)`,
+        { step: "connect" },
+      );
+    }
+  }
+
+  private createOwnedClient(): RedisStateClient {
+    const { url, timeoutMs, keyPrefix } = this.options;
+    let everReady = false;
+    let outageLogged = false;
+    const client = createClient({
+      url,
+      // Visible in CLIENT LIST, so an operator can tell Baton's connections apart.
+      name: `baton:${keyPrefix}`.replace(/[^\w:.-]/g, "_"),
+      // Fail fast while reconnecting instead of queueing commands that might run long after the
+      // caller gave up: the caller gets "unavailable" and knows the command was not sent.
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: timeoutMs,
+        // The first connect gives up at once (connect() reports it and can be retried); after
+        // that, reconnect forever with capped exponential backoff and jitter.
+        reconnectStrategy: (retries) => {
+          if (!everReady) return false;
+          const delay = Math.min(RECONNECT_BASE_DELAY_MS * 2 ** retries, RECONNECT_MAX_DELAY_MS);
+          return Math.round(delay / 2 + (Math.random() * delay) / 2);
+        },
+      },
+    });
+    // node-redis emits "error" on every failed (re)connect; without a listener Node would crash.
+    client.on("error", (error: unknown) => {
+      if (!everReady) return; // reported by connect() itself
+      const message = error instanceof Error ? error.message : String(error);
+      if (outageLogged) {
+        this.logger.debug(`redis connection error (still reconnecting): ${message}`);
+      } else {
+        outageLogged = true;
+        this.logger.warn(`redis connection lost, reconnecting: ${message}`);
+      }
+    });
+    client.on("ready", () => {
+      if (everReady && outageLogged) this.logger.info("redis connection restored");
+      everReady = true;
+      outageLogged = false;
+    });
+    return client as unknown as RedisStateClient;
+  }
+
+  /** Closes gracefully (pending replies first), but never waits longer than `timeoutMs`. */
+  private async close(client: RedisStateClient): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.options.timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([client.close().then(() => "closed" as const), gaveUp]);
+      if (outcome === "timeout") client.destroy();
+    } catch {
+      client.destroy();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,384 @@
+import { randomUUID } from "node:crypto";
+import {
+  type AppendToListOptions,
+  type Claim,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type JsonValue,
+  type Lock,
+  type LockInfo,
+  type QueueEntry,
+  type StateAdapter,
+  StateError,
+  ValidationError,
+} from "@baton/core";
+import { RedisConnection } from "./connection.js";
+import { RedisKeyLayout } from "./keys.js";
+import { type RedisStateOptions, resolveRedisStateOptions } from "./options.js";
+import {
+  ACQUIRE_LOCK,
+  APPEND_TO_LIST,
+  CLAIM,
+  DEQUEUE,
+  ENQUEUE,
+  EXTEND_LOCK,
+  FINISH_CLAIM,
+  INSPECT_LOCK,
+  MERGE_OBJECT,
+  RELEASE_LOCK,
+} from "./scripts.js";
+import {
+  assertEnqueueOptions,
+  assertKey,
+  assertOptionalTtlMs,
+  assertPlainObject,
+  assertPositiveInteger,
+  assertTtlMs,
+  parseStored,
+  pxArgument,
+  toJson,
+} from "./validate.js";
+
+/** Marks a call that names no key (only `pendingQueueKeys`). */
+const NO_KEY: unique symbol = Symbol("no key");
+
+/** What `pendingQueueKeys()` returns when no limit is given. */
+const DEFAULT_PENDING_LIMIT = 100;
+
+/**
+ * The Redis State backend. Every operation is one Redis command or one Lua script — one round
+ * trip, atomic on the server — and expiry is judged by the Redis server's clock (PX, PEXPIRE,
+ * PEXPIRETIME, TIME), so instances with skewed clocks agree. Every call is bounded by `timeoutMs`
+ * and fails with a `StateError` naming its step; invalid arguments reject with a
+ * `ValidationError` before anything is sent. Data lives in Redis and survives `disconnect()`;
+ * the fence sequence is one counter per `keyPrefix`.
+ */
+export class RedisState implements StateAdapter {
+  readonly name = "redis";
+  /** The prefix of every key this backend writes; one prefix is one isolated store. */
+  readonly keyPrefix: string;
+  private readonly keys: RedisKeyLayout;
+  private readonly connection: RedisConnection;
+
+  constructor(options: RedisStateOptions) {
+    const resolved = resolveRedisStateOptions(options);
+    this.keyPrefix = resolved.keyPrefix;
+    this.keys = new RedisKeyLayout(resolved.keyPrefix);
+    this.connection = new RedisConnection(resolved);
+  }
+
+  /**
+   * Opens the connection (with `url`) or checks the given client is open, then checks the server
+   * is Redis 7+, all within `timeoutMs`. Idempotent: concurrent calls share one attempt, and a
+   * failed attempt (a `StateError`) can be retried.
+   */
+  connect(): Promise<void> {
+    return this.connection.connect();
+  }
+
+  /**
+   * Idempotent. Closes the client this backend created (never a client passed in `client`).
+   * Stored data stays in Redis. Every later call except `connect()` rejects with `disconnected`.
+   */
+  disconnect(): Promise<void> {
+    return this.connection.disconnect();
+  }
+
+  /** One `SET` of `<prefix>:sub:{<threadId>}`; subscriptions have no TTL. */
+  async subscribe(threadId: string): Promise<void> {
+    this.ready("subscribe", threadId);
+    await this.connection.command("subscribe", ["SET", this.keys.subscription(threadId), "1"]);
+  }
+
+  async unsubscribe(threadId: string): Promise<void> {
+    this.ready("unsubscribe", threadId);
+    await this.connection.command("unsubscribe", ["DEL", this.keys.subscription(threadId)]);
+  }
+
+  async isSubscribed(threadId: string): Promise<boolean> {
+    this.ready("check subscription", threadId);
+    const key = this.keys.subscription(threadId);
+    return (await this.connection.command<number>("check subscription", ["EXISTS", key])) === 1;
+  }
+
+  async get<T extends JsonValue = JsonValue>(key: string): Promise<T | null> {
+    this.ready("get value", key);
+    const text = await this.connection.command<string | null>("get value", [
+      "GET",
+      this.keys.value(key),
+    ]);
+    return text === null ? null : (parseStored("get value", key, text) as T);
+  }
+
+  async set(key: string, value: JsonValue, ttlMs?: number): Promise<void> {
+    this.ready("set value", key);
+    assertOptionalTtlMs("set value", ttlMs);
+    const args = ["SET", this.keys.value(key), toJson("set value", "value", value)];
+    if (ttlMs !== undefined) args.push("PX", pxArgument(ttlMs));
+    await this.connection.command("set value", args);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.ready("delete value", key);
+    await this.connection.command("delete value", ["DEL", this.keys.value(key)]);
+  }
+
+  /** One `SET NX [PX]`: first writer wins, and a losing call leaves the TTL alone. */
+  async setIfNotExists(key: string, value: JsonValue, ttlMs?: number): Promise<boolean> {
+    const step = "set value if absent";
+    this.ready(step, key);
+    assertOptionalTtlMs(step, ttlMs);
+    const args = ["SET", this.keys.value(key), toJson(step, "value", value), "NX"];
+    if (ttlMs !== undefined) args.push("PX", pxArgument(ttlMs));
+    return (await this.connection.command<string | null>(step, args)) !== null;
+  }
+
+  /** One script: reads, checks for a JSON object, merges and writes (KEEPTTL without `ttlMs`). */
+  async mergeObject(
+    key: string,
+    patch: { readonly [field: string]: JsonValue },
+    ttlMs?: number,
+  ): Promise<{ [field: string]: JsonValue }> {
+    const step = "merge object";
+    this.ready(step, key);
+    assertOptionalTtlMs(step, ttlMs);
+    assertPlainObject(step, "patch", patch);
+    const args = [ttlMs === undefined ? "" : pxArgument(ttlMs)];
+    for (const [field, value] of Object.entries(patch)) {
+      // As in JSON, a field whose value is undefined is not stored.
+      if (value !== undefined)
+        args.push(
+          JSON.stringify(field),
+          toJson(step, `patch field ${JSON.stringify(field)}`, value),
+        );
+    }
+    const reply = await this.connection.script<[number, string?]>(
+      step,
+      MERGE_OBJECT,
+      [this.keys.value(key)],
+      args,
+    );
+    if (reply[0] !== 1 || reply[1] === undefined) {
+      throw new ValidationError(
+        `the value stored at ${JSON.stringify(key)} must be a plain object to merge into`,
+        { step },
+      );
+    }
+    return parseStored(step, key, reply[1]) as { [field: string]: JsonValue };
+  }
+
+  /**
+   * One script: `SET NX PX` and the next fence together. `expiresAt` is the key's PEXPIRETIME:
+   * epoch milliseconds by the Redis server's clock.
+   */
+  async acquireLock(key: string, ttlMs: number): Promise<Lock | null> {
+    const step = "acquire lock";
+    this.ready(step, key);
+    assertTtlMs(step, ttlMs);
+    const token = randomUUID();
+    const reply = await this.connection.script<[number, number] | []>(
+      step,
+      ACQUIRE_LOCK,
+      [this.keys.lock(key), this.keys.fence],
+      [token, pxArgument(ttlMs)],
+    );
+    if (reply.length === 0) return null;
+    return { key, token, fence: Number(reply[0]), expiresAt: Number(reply[1]) };
+  }
+
+  /** One script: compares the token, then `PEXPIRE`; an expired key is gone, never revived. */
+  async extendLock(lock: Lock, ttlMs: number): Promise<boolean> {
+    const step = "extend lock";
+    this.ready(step, lock?.key as string);
+    assertTtlMs(step, ttlMs);
+    const reply = await this.connection.script<number>(
+      step,
+      EXTEND_LOCK,
+      [this.keys.lock(lock.key)],
+      [String(lock.token), pxArgument(ttlMs)],
+    );
+    return reply === 1;
+  }
+
+  /** One script: compares the token, then `DEL`. */
+  async releaseLock(lock: Lock): Promise<boolean> {
+    const step = "release lock";
+    this.ready(step, lock?.key as string);
+    const reply = await this.connection.script<number>(
+      step,
+      RELEASE_LOCK,
+      [this.keys.lock(lock.key)],
+      [String(lock.token)],
+    );
+    return reply === 1;
+  }
+
+  async forceReleaseLock(key: string): Promise<void> {
+    this.ready("force-release lock", key);
+    await this.connection.command("force-release lock", ["DEL", this.keys.lock(key)]);
+  }
+
+  /** One script: the fence and PEXPIRETIME of the live lock, never its token. */
+  async inspectLock(key: string): Promise<LockInfo | null> {
+    const step = "inspect lock";
+    this.ready(step, key);
+    const reply = await this.connection.script<[number, number] | []>(
+      step,
+      INSPECT_LOCK,
+      [this.keys.lock(key)],
+      [],
+    );
+    if (reply.length === 0) return null;
+    return { key, fence: Number(reply[0]), expiresAt: Number(reply[1]) };
+  }
+
+  /** One script: full check, eviction (`LPOP n`), `RPUSH` and the pending-index update. */
+  async enqueue(key: string, entry: QueueEntry, options: EnqueueOptions): Promise<EnqueueResult> {
+    this.ready("enqueue", key);
+    assertEnqueueOptions(options);
+    const text = toJson("enqueue", "entry", entry);
+    const reply = await this.connection.script<[number, number, ...string[]]>(
+      "enqueue",
+      ENQUEUE,
+      [this.keys.queue(key), this.keys.pendingQueues],
+      [text, String(options.maxSize), options.onFull, key],
+    );
+    const [depth, refused, ...evicted] = reply;
+    if (refused === 1) return { depth: Number(depth), evicted: [JSON.parse(text) as QueueEntry] };
+    return {
+      depth: Number(depth),
+      evicted: evicted.map((item) => parseStored("enqueue", key, item) as unknown as QueueEntry),
+    };
+  }
+
+  /** One script: `LPOP`, and the queue leaves the pending index when it is empty. */
+  async dequeue(key: string): Promise<QueueEntry | null> {
+    this.ready("dequeue", key);
+    const reply = await this.connection.script<[string] | []>(
+      "dequeue",
+      DEQUEUE,
+      [this.keys.queue(key), this.keys.pendingQueues],
+      [key],
+    );
+    const head = reply[0];
+    return head === undefined ? null : (parseStored("dequeue", key, head) as unknown as QueueEntry);
+  }
+
+  async queueDepth(key: string): Promise<number> {
+    this.ready("read queue depth", key);
+    return Number(
+      await this.connection.command<number>("read queue depth", ["LLEN", this.keys.queue(key)]),
+    );
+  }
+
+  /**
+   * Up to `limit` distinct keys drawn at random from the pending-queue index (SRANDMEMBER): one
+   * command, bounded by `limit`, never a keyspace scan. Random draws mean that when more than
+   * `limit` queues wait, repeated sweeps reach all of them rather than the same few.
+   */
+  async pendingQueueKeys(limit = DEFAULT_PENDING_LIMIT): Promise<string[]> {
+    const step = "list pending queues";
+    this.ready(step);
+    assertPositiveInteger(step, "limit", limit);
+    return this.connection.command<string[]>(step, [
+      "SRANDMEMBER",
+      this.keys.pendingQueues,
+      String(limit),
+    ]);
+  }
+
+  /** One script: `RPUSH`, `LTRIM` and `PEXPIRE` together. */
+  async appendToList(
+    key: string,
+    value: JsonValue,
+    options: AppendToListOptions = {},
+  ): Promise<void> {
+    const step = "append to list";
+    this.ready(step, key);
+    assertOptionalTtlMs(step, options.ttlMs);
+    if (options.maxLength !== undefined) {
+      assertPositiveInteger(step, "maxLength", options.maxLength);
+    }
+    await this.connection.script(
+      step,
+      APPEND_TO_LIST,
+      [this.keys.list(key)],
+      [
+        toJson(step, "value", value),
+        options.maxLength === undefined ? "" : String(options.maxLength),
+        options.ttlMs === undefined ? "" : pxArgument(options.ttlMs),
+      ],
+    );
+  }
+
+  async getList<T extends JsonValue = JsonValue>(key: string): Promise<T[]> {
+    this.ready("read list", key);
+    const items = await this.connection.command<string[]>("read list", [
+      "LRANGE",
+      this.keys.list(key),
+      "0",
+      "-1",
+    ]);
+    return items.map((item) => parseStored("read list", key, item) as T);
+  }
+
+  /**
+   * Claim records have no TTL: a completed record must keep later claims out for good. Expiry of
+   * a live claim is judged against the Redis server's clock.
+   */
+  async claim(key: string, ttlMs: number): Promise<Claim | null> {
+    this.ready("claim", key);
+    assertTtlMs("claim", ttlMs);
+    const reply = await this.connection.script<[number, number] | []>(
+      "claim",
+      CLAIM,
+      [this.keys.claim(key), this.keys.fence],
+      [pxArgument(ttlMs)],
+    );
+    if (reply.length === 0) return null;
+    return { key, generation: Number(reply[0]), expiresAt: Number(reply[1]) };
+  }
+
+  async completeClaim(claim: Claim): Promise<boolean> {
+    return this.finishClaim("complete claim", claim, "completed");
+  }
+
+  async rearmClaim(claim: Claim): Promise<boolean> {
+    return this.finishClaim("re-arm claim", claim, "armed");
+  }
+
+  private async finishClaim(
+    step: string,
+    claim: Claim,
+    status: "completed" | "armed",
+  ): Promise<boolean> {
+    this.ready(step, claim?.key as string);
+    const reply = await this.connection.script<number>(
+      step,
+      FINISH_CLAIM,
+      [this.keys.claim(claim.key)],
+      [String(claim.generation), status],
+    );
+    return reply === 1;
+  }
+
+  /** Rejects when not connected (first, as the memory backend does), then checks the key. */
+  private ready(step: string, key: string | typeof NO_KEY = NO_KEY): void {
+    if (!this.connection.isConnected) {
+      throw new StateError(
+        "disconnected",
+        "the Redis state is not connected; call connect() first (and not after disconnect())",
+        { step },
+      );
+    }
+    if (key !== NO_KEY) assertKey(step, key);
+  }
+}
+
+/**
+ * Creates a Redis State backend. Validates `options` at once (a `ConfigError` listing every
+ * problem); call `connect()` before use.
+ */
+export function createRedisState(options: RedisStateOptions): RedisState {
+  return new RedisState(options);
+}

@@ -1,0 +1,269 @@
+import { createHash } from "node:crypto";
+
+/**
+ * A Lua script run with EVALSHA (falling back to EVAL on NOSCRIPT). Redis runs a script
+ * atomically, so each script is one indivisible step and one round trip. Scripts name every key
+ * they touch in KEYS (none is built inside Lua), so a Redis Cluster refuses a cross-slot script
+ * loudly (CROSSSLOT) rather than running it against the wrong node.
+ *
+ * Replies use integers, strings and arrays only: Lua booleans and nil map to different types
+ * under RESP2 and RESP3, and a client may speak either.
+ */
+export interface LuaScript {
+  readonly name: string;
+  readonly source: string;
+  readonly sha1: string;
+}
+
+function script(name: string, body: string): LuaScript {
+  const source = `-- baton state-redis: ${name}\n${body.trim()}\n`;
+  return { name, source, sha1: createHash("sha1").update(source).digest("hex") };
+}
+
+/** Current server time in epoch milliseconds: expiry is judged by Redis's clock, not ours. */
+const NOW_MS = `
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end`;
+
+/**
+ * Draws the next fence from the backend's one sequence: max(previous + 1, the server's time in
+ * microseconds). It strictly increases like a counter, and it also keeps increasing when Redis
+ * forgets or rewinds the counter — a restart without persistence, an eviction, a failover to a
+ * replica that had not received the latest writes — because every fence issued before was at most
+ * the time it was issued (fewer than one fence per microsecond is drawn), and time has moved on.
+ * Fences are about 1.8e15 today: safe integers until the year 2255.
+ */
+const NEXT_FENCE = `
+local function next_fence(counter)
+  local t = redis.call('TIME')
+  local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local previous = tonumber(redis.call('GET', counter)) or 0
+  local fence = math.max(previous + 1, now_us)
+  redis.call('SET', counter, string.format('%.0f', fence))
+  return fence
+end`;
+
+/** A lock value is `<fence>:<token>`; the token is everything after the first colon. */
+const LOCK_TOKEN = `
+local function lock_token(value)
+  return string.sub(value, string.find(value, ':', 1, true) + 1)
+end`;
+
+/**
+ * KEYS: lock, fence counter. ARGV: token, ttlMs.
+ * Reply: `{}` when held, else `{fence, expiresAtMs}`.
+ */
+export const ACQUIRE_LOCK = script(
+  "acquire lock",
+  `${NEXT_FENCE}
+if redis.call('EXISTS', KEYS[1]) == 1 then return {} end
+local fence = next_fence(KEYS[2])
+redis.call('SET', KEYS[1], string.format('%.0f', fence) .. ':' .. ARGV[1], 'PX', ARGV[2])
+return {fence, redis.call('PEXPIRETIME', KEYS[1])}`,
+);
+
+/**
+ * KEYS: lock. ARGV: token, ttlMs. Reply: 1 when extended, 0 when the token no longer holds it.
+ * GET of an expired key answers nil, so an expired lock is never resurrected.
+ */
+export const EXTEND_LOCK = script(
+  "extend lock",
+  `${LOCK_TOKEN}
+local value = redis.call('GET', KEYS[1])
+if not value or lock_token(value) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`,
+);
+
+/** KEYS: lock. ARGV: token. Reply: 1 when released, 0 when the token does not hold it. */
+export const RELEASE_LOCK = script(
+  "release lock",
+  `${LOCK_TOKEN}
+local value = redis.call('GET', KEYS[1])
+if not value or lock_token(value) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1`,
+);
+
+/**
+ * KEYS: lock. Reply: `{}` when free, else `{fence, expiresAtMs}` — never the token.
+ * PEXPIRETIME is the absolute expiry Redis holds, so two inspections of an untouched lock agree.
+ */
+export const INSPECT_LOCK = script(
+  "inspect lock",
+  `
+local value = redis.call('GET', KEYS[1])
+if not value then return {} end
+local fence = string.sub(value, 1, string.find(value, ':', 1, true) - 1)
+return {tonumber(fence), redis.call('PEXPIRETIME', KEYS[1])}`,
+);
+
+/**
+ * KEYS: queue, pending index. ARGV: entry JSON, maxSize, onFull, the caller's queue key.
+ * Reply: `{depth, refused (0|1), evicted JSON…}`. The full check, eviction, append and index
+ * update are one step, so concurrent enqueues never overfill and never lose an entry.
+ */
+export const ENQUEUE = script(
+  "enqueue",
+  `
+local depth = redis.call('LLEN', KEYS[1])
+local max_size = tonumber(ARGV[2])
+if depth >= max_size and ARGV[3] == 'drop-newest' then
+  return {depth, 1}
+end
+local reply = {0, 0}
+if depth >= max_size then
+  local evicted = redis.call('LPOP', KEYS[1], depth - max_size + 1)
+  for i = 1, #evicted do reply[#reply + 1] = evicted[i] end
+end
+reply[1] = redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[4])
+return reply`,
+);
+
+/**
+ * KEYS: queue, pending index. ARGV: the caller's queue key. Reply: `{}` or `{entry JSON}`.
+ * The index entry goes in the same step as the last entry, and a stale index entry (a queue
+ * emptied behind the backend's back) is dropped by the next dequeue.
+ */
+export const DEQUEUE = script(
+  "dequeue",
+  `
+local head = redis.call('LPOP', KEYS[1])
+if redis.call('LLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+if head then return {head} end
+return {}`,
+);
+
+/**
+ * KEYS: list. ARGV: item JSON, maxLength or "", ttlMs or "". Append, trim and TTL refresh in one
+ * step; without ttlMs an existing TTL is kept (RPUSH does not touch it).
+ */
+export const APPEND_TO_LIST = script(
+  "append to list",
+  `
+redis.call('RPUSH', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' then redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1) end
+if ARGV[3] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 1`,
+);
+
+/**
+ * KEYS: value. ARGV: ttlMs or "", then pairs of (field JSON, value JSON).
+ * Reply: `{0}` when the stored value is not a JSON object, else `{1, merged JSON}`.
+ *
+ * The merge works on the JSON text instead of cjson: cjson turns `[]` into `{}`, rounds numbers
+ * to 14 digits and rejects some escapes, which would corrupt fields the patch never touched. The
+ * stored text was written by this backend with JSON.stringify, which escapes deterministically,
+ * so equal field names have equal text. Existing fields keep their place, as with object spread.
+ */
+export const MERGE_OBJECT = script(
+  "merge object",
+  `
+local function skip_space(s, i)
+  return string.find(s, '[^ \\t\\r\\n]', i) or (#s + 1)
+end
+local function string_end(s, i)
+  local j = i + 1
+  while true do
+    local k = string.find(s, '["\\\\]', j)
+    if not k then return error('unterminated JSON string') end
+    if string.sub(s, k, k) == '"' then return k end
+    j = k + 2
+  end
+end
+local function value_end(s, i)
+  local c = string.sub(s, i, i)
+  if c == '"' then return string_end(s, i) end
+  if c == '{' or c == '[' then
+    local depth, j = 0, i
+    while true do
+      local k = string.find(s, '["{}%[%]]', j)
+      if not k then return error('unterminated JSON container') end
+      local d = string.sub(s, k, k)
+      if d == '"' then k = string_end(s, k)
+      elseif d == '{' or d == '[' then depth = depth + 1
+      else
+        depth = depth - 1
+        if depth == 0 then return k end
+      end
+      j = k + 1
+    end
+  end
+  return (string.find(s, '[,}%] \\t\\r\\n]', i) or (#s + 1)) - 1
+end
+
+local names, texts, position = {}, {}, {}
+local stored = redis.call('GET', KEYS[1])
+if stored then
+  local i = skip_space(stored, 1)
+  if string.sub(stored, i, i) ~= '{' then return {0} end
+  i = skip_space(stored, i + 1)
+  while string.sub(stored, i, i) == '"' do
+    local name_end = string_end(stored, i)
+    local name = string.sub(stored, i, name_end)
+    local value_start = skip_space(stored, skip_space(stored, name_end + 1) + 1)
+    local last = value_end(stored, value_start)
+    names[#names + 1] = name
+    texts[#texts + 1] = string.sub(stored, value_start, last)
+    position[name] = #names
+    i = skip_space(stored, last + 1)
+    if string.sub(stored, i, i) == ',' then i = skip_space(stored, i + 1) end
+  end
+end
+for a = 2, #ARGV, 2 do
+  local name, text = ARGV[a], ARGV[a + 1]
+  if position[name] then
+    texts[position[name]] = text
+  else
+    names[#names + 1] = name
+    texts[#texts + 1] = text
+    position[name] = #names
+  end
+end
+local parts = {}
+for n = 1, #names do parts[n] = names[n] .. ':' .. texts[n] end
+local merged = '{' .. table.concat(parts, ',') .. '}'
+if ARGV[1] ~= '' then
+  redis.call('SET', KEYS[1], merged, 'PX', ARGV[1])
+else
+  redis.call('SET', KEYS[1], merged, 'KEEPTTL')
+end
+return {1, merged}`,
+);
+
+/**
+ * KEYS: claim record, fence counter. ARGV: ttlMs. Reply: `{}` or `{generation, expiresAtMs}`.
+ * Takeable when absent (armed), re-armed, or claimed with an expiry at or before the server's now.
+ */
+export const CLAIM = script(
+  "claim",
+  `${NOW_MS}
+${NEXT_FENCE}
+local now = now_ms()
+local record = redis.call('HMGET', KEYS[1], 'status', 'expiresAt')
+local status = record[1]
+local takeable = (not status) or status == 'armed'
+  or (status == 'claimed' and tonumber(record[2]) <= now)
+if not takeable then return {} end
+local generation = next_fence(KEYS[2])
+local expires_at = now + tonumber(ARGV[1])
+redis.call('HSET', KEYS[1], 'status', 'claimed',
+  'generation', string.format('%.0f', generation), 'expiresAt', string.format('%.0f', expires_at))
+return {generation, expires_at}`,
+);
+
+/**
+ * KEYS: claim record. ARGV: generation, the new status (`completed` or `armed`).
+ * Reply: 1 when the record was claimed with that generation and moved, else 0 (fails closed).
+ */
+export const FINISH_CLAIM = script(
+  "finish claim",
+  `
+local record = redis.call('HMGET', KEYS[1], 'status', 'generation')
+if record[1] ~= 'claimed' or record[2] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[2])
+return 1`,
+);
