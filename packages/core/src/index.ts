@@ -58,7 +58,21 @@ export {
   AdmissionBound,
   type AdmissionLimits,
   type AdmissionScope,
+  chatOnceKey,
+  type ExclusiveAttempt,
+  type GateScope,
+  type HoldHandle,
+  type HoldOptions,
+  type OnceOptions,
+  type OnceResult,
+  type OnceRun,
+  type OnceWork,
   type Permit,
+  parseHoldHandle,
+  type TryExclusiveOptions,
+  TurnGate,
+  type TurnOptions,
+  threadOnceKey,
 } from "./coordination/index.js";
 export type {
   ActionHandlerEvent,
@@ -123,6 +137,7 @@ export {
   type LockScopeContext,
   type LockScopeOption,
 } from "./runtime/chat-config.js";
+export type { ReleaseHoldOptions } from "./runtime/chat-coordination.js";
 export { adaptLogger, type PinoLikeLogger } from "./runtime/logger-adapter.js";
 export type { SetStateOptions } from "./runtime/scoped-state.js";
 export type { SentMessageHandle } from "./runtime/sent-message.js";

@@ -59,6 +59,7 @@ export function createConcurrentStrategy(
             threadId: delivery.threadId,
             message: delivery.message,
             skipped: [],
+            tenant: delivery.tenant,
           },
           { signal: context.shutdownSignal },
         );

@@ -76,8 +76,14 @@ async function runThreadBatch(
       threadId: batch.threadId,
       message: batch.latest.message,
       skipped: batch.skipped.map((entry) => entry.message),
+      tenant: batch.latest.tenant,
     },
-    { signal: session.runSignal, fence: session.lock.fence },
+    {
+      signal: session.runSignal,
+      fence: session.lock.fence,
+      lockKey: session.lock.key,
+      adopt: () => session.adopt(),
+    },
   );
   if (outcome === "not-run") {
     for (const entry of [...batch.skipped, batch.latest]) {
@@ -112,7 +118,8 @@ export function dispositionOf(
   outcome: Exclude<BatchOutcome, "not-run">,
   session: LockSession,
 ): DeliveryDisposition {
-  return outcome === "error" && !session.usable ? "preempted" : outcome;
+  // A run whose handler took a hold stopped nothing from outside: its own error stays `error`.
+  return outcome === "error" && !session.usable && !session.adopted ? "preempted" : outcome;
 }
 
 function rehydrateLive(

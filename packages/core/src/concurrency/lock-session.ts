@@ -9,6 +9,7 @@ import type { StrategyContext } from "./strategy.js";
  */
 export class LockSession {
   private released = false;
+  private adoptedByHold = false;
 
   private constructor(
     private readonly context: StrategyContext,
@@ -55,6 +56,11 @@ export class LockSession {
     return this.keeper.held && !this.context.shutdownSignal.aborted && !this.released;
   }
 
+  /** True once a hold took the lock over ({@link adopt}). */
+  get adopted(): boolean {
+    return this.adoptedByHold;
+  }
+
   /** True while the lease is held. */
   get held(): boolean {
     return this.keeper.held;
@@ -68,6 +74,22 @@ export class LockSession {
   /** Starts the lifetime clock of the next handler run (`maxLockLifetimeMs` is per run). */
   beginRun(): void {
     this.keeper.beginRun();
+  }
+
+  /**
+   * Hands the lock over to a hold taken inside the run: renewal stops (after the in-flight
+   * extend), the session counts as released — so `release()` does nothing and a drain stops
+   * before its next run — and the lock key is no longer a local holding, so contenders hand
+   * their messages off to whoever holds the lock next. Resolves with the lock while the lease is
+   * still ours, `null` otherwise (or when already released or adopted).
+   */
+  async adopt(): Promise<Lock | null> {
+    if (this.released) return null;
+    this.released = true;
+    this.adoptedByHold = true;
+    await this.keeper.stop();
+    this.holders.delete(this.lock.key, this.lock.fence);
+    return this.keeper.held ? this.lock : null;
   }
 
   /**

@@ -10,6 +10,8 @@ export interface QueuedMessage {
   readonly adapter: string;
   readonly threadId: string;
   readonly message: SerializedMessage;
+  /** The delivery's tenant, so a drain in any process runs it as a turn of its installation. */
+  readonly tenant?: string;
 }
 
 /** A queue entry brought back to life. */
@@ -20,6 +22,7 @@ export interface RehydratedEntry {
   readonly message: Message;
   readonly enqueuedAt: number;
   readonly expiresAt: number;
+  readonly tenant: string | undefined;
 }
 
 /** The queue entry for `delivery`, stamped with `nowMs` and living `entryTtlMs`. */
@@ -29,6 +32,7 @@ export function toQueueEntry(delivery: Delivery, nowMs: number, entryTtlMs: numb
     adapter: delivery.adapter.name,
     threadId: delivery.threadId,
     message: delivery.message.toJSON(),
+    ...(delivery.tenant === undefined ? {} : { tenant: delivery.tenant }),
   };
   return { value: value as unknown as JsonValue, enqueuedAt: nowMs, expiresAt: nowMs + entryTtlMs };
 }
@@ -66,5 +70,6 @@ export function rehydrateEntry(
     message,
     enqueuedAt: entry.enqueuedAt,
     expiresAt: entry.expiresAt,
+    tenant: typeof value.tenant === "string" ? value.tenant : undefined,
   };
 }

@@ -20,8 +20,14 @@ export async function runSingle(
       threadId: delivery.threadId,
       message: delivery.message,
       skipped: [],
+      tenant: delivery.tenant,
     },
-    { signal: session.runSignal, fence: session.lock.fence },
+    {
+      signal: session.runSignal,
+      fence: session.lock.fence,
+      lockKey: session.lock.key,
+      adopt: () => session.adopt(),
+    },
   );
   if (outcome === "not-run") await notRun(context, delivery.key);
   else context.settle(delivery.key, dispositionOf(outcome, session));

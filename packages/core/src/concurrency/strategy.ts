@@ -1,7 +1,7 @@
 import type { Clock } from "../clock/clock.js";
 import type { Adapter, DeliveryResult } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
-import type { QueueFullPolicy, StateAdapter } from "../contracts/state.js";
+import type { Lock, QueueFullPolicy, StateAdapter } from "../contracts/state.js";
 import type { Message } from "../model/message.js";
 
 /** How overlapping messages on one lock key are handled (DESIGN §6). */
@@ -41,6 +41,8 @@ export interface Delivery {
   readonly threadId: string;
   readonly lockKey: string;
   readonly message: Message;
+  /** The installation's tenant (`ProcessOptions.tenantId`); its handler run is a turn of it. */
+  readonly tenant?: string | undefined;
 }
 
 /** The messages one handler run answers: the latest of a thread and the earlier ones it folds. */
@@ -49,6 +51,25 @@ export interface Batch {
   readonly threadId: string;
   readonly message: Message;
   readonly skipped: readonly Message[];
+  /** The tenant of the latest message's delivery, when it had one. */
+  readonly tenant?: string | undefined;
+}
+
+/** What a strategy passes along with one handler run. */
+export interface BatchRun {
+  /** Aborts on lease loss or shutdown. */
+  readonly signal: AbortSignal;
+  /** The fence of the lock the run holds; absent under `concurrent`. */
+  readonly fence?: number;
+  /** The lock key the run holds; absent under `concurrent`. */
+  readonly lockKey?: string;
+  /**
+   * Hands the run's lock over to a hold (`thread.hold` inside the handler): renewal stops, the
+   * lock is no longer released at the end of the run, and the drain stops, leaving the queue to
+   * whoever holds the lock next. Resolves with the lock, or `null` when it is no longer held.
+   * Absent under `concurrent`.
+   */
+  readonly adopt?: () => Promise<Lock | null>;
 }
 
 /**
@@ -69,7 +90,7 @@ export interface StrategyContext {
   /** Aborts when the runtime shuts down. */
   readonly shutdownSignal: AbortSignal;
   /** Routes and runs the handlers for one batch. Never rejects: failures come back as `error`. */
-  runBatch(batch: Batch, run: { signal: AbortSignal; fence?: number }): Promise<BatchOutcome>;
+  runBatch(batch: Batch, run: BatchRun): Promise<BatchOutcome>;
   /**
    * Removes a delivery's dedupe mark, so a platform retry is processed (DESIGN §5 invariant 3).
    * Best effort; never rejects.

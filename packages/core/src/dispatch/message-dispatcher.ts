@@ -94,7 +94,8 @@ export class MessageDispatcher {
         registry.endSpan(span, "error", "lock scope failed");
         throw error;
       });
-      return { delivery: { key, adapter, threadId, lockKey, message }, permit, span };
+      const delivery = { key, adapter, threadId, lockKey, message, tenant };
+      return { delivery, permit, span };
     } catch (error) {
       permit.release();
       registry.endSpan(span, "error", "not accepted");
@@ -124,6 +125,15 @@ export class MessageDispatcher {
     try {
       await this.options.strategy().submit(delivery);
     } catch (error) {
+      if (registry.isSettled(delivery.key)) {
+        // The delivery itself ended; the State failed later (e.g. while draining others), and
+        // what is still queued is left to the next holder or the sweeper.
+        logger.warn("the State failed after the delivery ended; the queue is left to the sweeper", {
+          key: delivery.key,
+          error,
+        });
+        return;
+      }
       logger.error("dispatch failed before the handler ran; the retry will be processed", {
         key: delivery.key,
         error,
@@ -169,24 +179,35 @@ export class MessageDispatcher {
     return { outcome, reason };
   }
 
-  private async lockKeyOf(adapter: Adapter, threadId: string): Promise<string> {
-    const channelId = adapter.channelIdFromThreadId(threadId);
-    const option = this.options.lockScope;
-    const scope =
-      typeof option === "function"
-        ? await option({ adapter, threadId, channelId, isDM: adapter.isDM?.(threadId) ?? false })
-        : (option ?? adapter.lockScope ?? "thread");
-    if (scope !== "thread" && scope !== "channel") {
-      throw new ValidationError(`lockScope resolver returned ${JSON.stringify(scope)}`, {
-        step: "resolve lock scope",
-      });
-    }
-    return lockKeyFor(scope, threadId, channelId);
+  private lockKeyOf(adapter: Adapter, threadId: string): Promise<string> {
+    return resolveLockKey(this.options.lockScope, adapter, threadId);
   }
 
   private forget(key: string): Promise<void> {
     return forgetDedupeMark(this.options.state, this.options.logger, key);
   }
+}
+
+/**
+ * The lock key of a thread: the `lockScope` option (value or resolver), else the adapter's
+ * `lockScope`, else `"thread"`. Rejects when a resolver fails or returns something else.
+ */
+export async function resolveLockKey(
+  option: LockScopeResolver | LockScope | undefined,
+  adapter: Adapter,
+  threadId: string,
+): Promise<string> {
+  const channelId = adapter.channelIdFromThreadId(threadId);
+  const scope =
+    typeof option === "function"
+      ? await option({ adapter, threadId, channelId, isDM: adapter.isDM?.(threadId) ?? false })
+      : (option ?? adapter.lockScope ?? "thread");
+  if (scope !== "thread" && scope !== "channel") {
+    throw new ValidationError(`lockScope resolver returned ${JSON.stringify(scope)}`, {
+      step: "resolve lock scope",
+    });
+  }
+  return lockKeyFor(scope, threadId, channelId);
 }
 
 /** True when `value` is a final result rather than an accepted delivery. */

@@ -9,6 +9,13 @@ import type {
 import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
 import { AdmissionBound } from "../coordination/admission-bound.js";
+import type { HoldHandle } from "../coordination/hold.js";
+import type { OnceOptions, OnceResult, OnceWork } from "../coordination/once.js";
+import type {
+  ExclusiveAttempt,
+  GateScope,
+  TryExclusiveOptions,
+} from "../coordination/turn-gate.js";
 import { EventDispatcher } from "../dispatch/event-dispatcher.js";
 import {
   type ActionHandlerEvent,
@@ -18,13 +25,9 @@ import {
   type ReactionHandlerEvent,
   type SlashCommandHandlerEvent,
 } from "../dispatch/handler-registry.js";
-import {
-  type AcceptedDelivery,
-  isFinalResult,
-  MessageDispatcher,
-} from "../dispatch/message-dispatcher.js";
+import { isFinalResult, MessageDispatcher } from "../dispatch/message-dispatcher.js";
 import type { ThreadHints } from "../dispatch/run-batch.js";
-import { DetachTimeoutError, ValidationError } from "../errors/index.js";
+import { ValidationError } from "../errors/index.js";
 import type {
   ActionEvent,
   MessageDeletedEvent,
@@ -35,6 +38,9 @@ import type { Message } from "../model/message.js";
 import { adapterNameOf } from "../thread-id/index.js";
 import { type Channel, ChannelImpl } from "./channel.js";
 import { type ChatConfig, type ResolvedChatConfig, resolveChatConfig } from "./chat-config.js";
+import { ChatCoordination, type ReleaseHoldOptions } from "./chat-coordination.js";
+import { runWithDetachTimeout } from "./detach-timeout.js";
+import { filtered } from "./handler-filters.js";
 import { Lifecycle } from "./lifecycle.js";
 import { type StrategyWiring, wireStrategy } from "./strategy-wiring.js";
 import { type Thread, ThreadImpl } from "./thread.js";
@@ -64,6 +70,7 @@ export class Chat implements ChatHost {
   private readonly wiring: StrategyWiring;
   private readonly messages: MessageDispatcher;
   private readonly events: EventDispatcher<Thread, Channel>;
+  private readonly coordination: ChatCoordination;
 
   constructor(config: ChatConfig) {
     this.config = resolveChatConfig(config);
@@ -75,9 +82,15 @@ export class Chat implements ChatHost {
     for (const warning of this.config.warnings) this.config.logger.warn(warning);
     const threadFor = (adapter: Adapter, threadId: string, hints?: ThreadHints) =>
       this.threadOn(adapter, threadId, hints);
-    this.lifecycle = new Lifecycle(this.config, this);
+    this.coordination = new ChatCoordination({
+      config: this.config,
+      track: (work) => this.lifecycle.track(work),
+      strategy: () => this.wiring.strategy,
+    });
+    const { gate } = this.coordination;
+    this.lifecycle = new Lifecycle(this.config, this, gate);
     const shutdownSignal = this.lifecycle.shutdownSignal;
-    this.wiring = wireStrategy(this.config, this.registry, shutdownSignal, threadFor);
+    this.wiring = wireStrategy(this.config, this.registry, shutdownSignal, threadFor, gate);
     this.lifecycle.attach(this.wiring);
     this.messages = new MessageDispatcher({
       state: this.config.state,
@@ -113,9 +126,75 @@ export class Chat implements ChatHost {
     return this.lifecycle.initialize();
   }
 
-  /** Stops admission, aborts and awaits running handlers (bounded), then disconnects adapters and the State. Idempotent. */
+  /**
+   * Stops admission, aborts and awaits running handlers (bounded), then disconnects adapters and
+   * the State as an exclusive action on every installation (`"all"`): no turn runs meanwhile.
+   * Past `timeoutMs` it disconnects anyway. Idempotent.
+   */
   shutdown(options: ShutdownOptions = {}): Promise<void> {
     return this.lifecycle.shutdown(options.timeoutMs ?? 10_000);
+  }
+
+  /**
+   * Runs `fn` as an exclusive action (DESIGN §7.2): closes the turn gate of `scope` to new
+   * turns, waits for admitted turns to finish, runs `fn` alone, reopens — also when `fn` throws.
+   * Called inside a handler of a covered installation it upgrades: the handler's turn is lent to
+   * the action and taken back before the gate reopens. Scope: `{ adapter, tenant }` (one
+   * installation), `{ adapter }` (the adapter and all its tenants) or `"all"`.
+   */
+  withExclusive<T>(scope: GateScope, fn: () => T | Promise<T>): Promise<T> {
+    return this.coordination.withExclusive(scope, fn);
+  }
+
+  /**
+   * Like {@link withExclusive}, waiting at most `deadline` ms (by the Chat's clock). Resolves
+   * `{ acquired: false, reason: "timeout" }`, or `"upgrade-conflict"` when called from a turn
+   * while another exclusive action holds or awaits the gate; the action then never runs.
+   */
+  tryWithExclusive<T>(
+    scope: GateScope,
+    options: TryExclusiveOptions,
+    fn: () => T | Promise<T>,
+  ): Promise<ExclusiveAttempt<T>> {
+    return this.coordination.tryWithExclusive(scope, options, fn);
+  }
+
+  /**
+   * Runs `fn` as work that does not inherit the current turn: it never upgrades and waits at
+   * closed gates like any outsider. Shutdown waits for it (bounded).
+   */
+  runDetached<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.coordination.runDetached(fn);
+  }
+
+  /**
+   * Runs `fn(adapter)` — rotate credentials, re-initialize — as an exclusive action on every
+   * installation of the adapter named `adapterName`: no handler of that adapter runs meanwhile.
+   */
+  reconfigure<T>(adapterName: string, fn: (adapter: Adapter) => T | Promise<T>): Promise<T> {
+    return this.coordination.reconfigure(adapterName, fn);
+  }
+
+  /**
+   * Runs `work` at most once to completion under `key` across every instance sharing the State;
+   * see `Thread.once`. Claim key: `once:chat:{key}`.
+   */
+  once<T>(key: string, work: OnceWork<T>, options: OnceOptions): Promise<OnceResult<T>> {
+    return this.coordination.onceForChat(key, work, options);
+  }
+
+  /**
+   * Releases a hold (`thread.hold`) from any process, given its handle or its JSON. Resolves
+   * false, doing nothing, for a stale handle (expired, released, or taken over). On success the
+   * lock key's waiting messages are drained here unless `{ drain: false }`.
+   */
+  releaseHold(handle: HoldHandle | string, options?: ReleaseHoldOptions): Promise<boolean> {
+    return this.coordination.releaseHold(handle, options);
+  }
+
+  /** Moves a hold's expiry to `ttlMs` from now; false for a stale handle (never resurrects). */
+  extendHold(handle: HoldHandle | string, ttlMs: number): Promise<boolean> {
+    return this.coordination.extendHold(handle, ttlMs);
   }
 
   onNewMention(handler: MessageHandler<Thread>): void {
@@ -200,34 +279,45 @@ export class Chat implements ChatHost {
     );
     if (isFinalResult(accepted)) return accepted;
     if (this.config.dispatch === "sync") return this.lifecycle.track(this.messages.run(accepted));
-    const detached = this.lifecycle.track(this.runDetached(accepted));
+    // Detached from the caller's turn: a handler that posts a webhook must not lend it its turn.
+    const { clock, detachTimeoutMs } = this.config;
+    const detached = this.coordination.runDetached(() =>
+      runWithDetachTimeout(this.messages, clock, detachTimeoutMs, accepted),
+    );
     options.waitUntil?.(detached.then(noop, noop));
     return { outcome: "accepted" };
   }
 
-  async processAction(adapter: Adapter, event: ActionEvent): Promise<void> {
-    await this.initialize();
-    await this.lifecycle.track(this.events.action(this.registered(adapter), event));
+  processAction(adapter: Adapter, event: ActionEvent, options?: ProcessOptions): Promise<void> {
+    return this.eventTurn(adapter, options, (registered) => this.events.action(registered, event));
   }
 
-  async processReaction(adapter: Adapter, event: ReactionEvent): Promise<void> {
-    await this.initialize();
-    await this.lifecycle.track(this.events.reaction(this.registered(adapter), event));
+  processReaction(adapter: Adapter, event: ReactionEvent, options?: ProcessOptions): Promise<void> {
+    return this.eventTurn(adapter, options, (registered) =>
+      this.events.reaction(registered, event),
+    );
   }
 
-  async processSlashCommand(adapter: Adapter, event: SlashCommandEvent): Promise<void> {
-    await this.initialize();
-    await this.lifecycle.track(this.events.slashCommand(this.registered(adapter), event));
+  processSlashCommand(
+    adapter: Adapter,
+    event: SlashCommandEvent,
+    options?: ProcessOptions,
+  ): Promise<void> {
+    return this.eventTurn(adapter, options, (registered) =>
+      this.events.slashCommand(registered, event),
+    );
   }
 
-  async processMessageUpdated(adapter: Adapter, message: Message): Promise<void> {
-    await this.initialize();
-    await this.lifecycle.track(this.events.messageUpdated(this.registered(adapter), message));
+  processMessageUpdated(adapter: Adapter, message: Message, options?: ProcessOptions) {
+    return this.eventTurn(adapter, options, (registered) =>
+      this.events.messageUpdated(registered, message),
+    );
   }
 
-  async processMessageDeleted(adapter: Adapter, event: MessageDeletedEvent): Promise<void> {
-    await this.initialize();
-    await this.lifecycle.track(this.events.messageDeleted(this.registered(adapter), event));
+  processMessageDeleted(adapter: Adapter, event: MessageDeletedEvent, options?: ProcessOptions) {
+    return this.eventTurn(adapter, options, (registered) =>
+      this.events.messageDeleted(registered, event),
+    );
   }
 
   /** A handle on any thread, e.g. to post outside a handler. Throws for an unknown adapter prefix. */
@@ -264,6 +354,7 @@ export class Chat implements ChatHost {
       logger: this.config.logger,
       ...(hints.initialMessage ? { initialMessage: hints.initialMessage } : {}),
       ...(hints.isSubscribed ? { isSubscribedContext: true } : {}),
+      coordination: this.coordination,
     });
   }
 
@@ -279,58 +370,28 @@ export class Chat implements ChatHost {
   private adapterFor(id: string): Adapter {
     const name = adapterNameOf(id);
     const adapter = this.config.adapters[name];
-    if (!adapter) {
-      throw new ValidationError(
-        `no adapter named "${name}" is registered (id ${JSON.stringify(id)})`,
-        {
-          step: "find adapter for id",
-        },
-      );
-    }
-    return adapter;
+    if (adapter) return adapter;
+    const message = `no adapter named "${name}" is registered (id ${JSON.stringify(id)})`;
+    throw new ValidationError(message, { step: "find adapter for id" });
   }
 
-  /** Runs an accepted delivery detached, bounded by `detachTimeoutMs` when set. */
-  private async runDetached(accepted: AcceptedDelivery): Promise<DeliveryResult> {
-    const timeoutMs = this.config.detachTimeoutMs;
-    if (timeoutMs === undefined) return this.messages.run(accepted);
-    const { clock } = this.config;
-    const bound = new AbortController();
-    const timer = clock.setTimeout(() => {
-      bound.abort(
-        new DetachTimeoutError(timeoutMs, `detached work ran past ${timeoutMs} ms`, {
-          step: `run ${accepted.delivery.key}`,
-        }),
-      );
-    }, timeoutMs);
-    try {
-      return await this.messages.run(accepted, bound.signal);
-    } finally {
-      clock.clearTimeout(timer);
-    }
+  /** Runs an event's handlers as one turn of the event's installation (DESIGN §7.2). */
+  private async eventTurn(
+    adapter: Adapter,
+    options: ProcessOptions | undefined,
+    run: (registered: Adapter) => Promise<void>,
+  ): Promise<void> {
+    await this.initialize();
+    const registered = this.registered(adapter);
+    const installation = { adapter: registered.name, tenant: options?.tenantId };
+    await this.lifecycle.track(this.coordination.gate.runTurn(installation, () => run(registered)));
   }
 
   private registered(adapter: Adapter): Adapter {
-    if (this.config.adapters[adapter?.name] !== adapter) {
-      throw new ValidationError(
-        `adapter ${JSON.stringify(adapter?.name)} is not registered with this Chat`,
-        {
-          step: "dispatch event",
-        },
-      );
-    }
-    return adapter;
+    if (this.config.adapters[adapter?.name] === adapter) return adapter;
+    const message = `adapter ${JSON.stringify(adapter?.name)} is not registered with this Chat`;
+    throw new ValidationError(message, { step: "dispatch event" });
   }
 }
 
 function noop(): void {}
-
-function filtered<F, H>(args: unknown[]): { filter: F | undefined; handler: H } {
-  const [first, second] = args;
-  if (typeof first === "function") return { filter: undefined, handler: first as H };
-  if (typeof second !== "function") {
-    throw new ValidationError("a handler function is required", { step: "register handler" });
-  }
-  const filter = typeof first === "string" ? [first] : first;
-  return { filter: filter as F, handler: second as H };
-}

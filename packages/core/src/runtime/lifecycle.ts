@@ -1,4 +1,5 @@
 import type { ChatHost } from "../contracts/adapter.js";
+import type { TurnGate } from "../coordination/turn-gate.js";
 import { ShutdownError } from "../errors/index.js";
 import type { ResolvedChatConfig } from "./chat-config.js";
 import type { StrategyWiring } from "./strategy-wiring.js";
@@ -6,8 +7,11 @@ import type { StrategyWiring } from "./strategy-wiring.js";
 /**
  * Start-up and shutdown of one `Chat`, and the set of deliveries in flight. Initialization is
  * shared by concurrent callers and retried after a failure; shutdown is idempotent (a second
- * call waits for the first) and runs in order: close admission → abort running work and wait
- * for it (bounded) → stop the sweeper → disconnect adapters → disconnect the State.
+ * call waits for the first) and runs in order: close admission → abort running work → stop the
+ * sweeper → wait for work in flight (bounded) → disconnect adapters and the State as ONE
+ * exclusive action on every installation (`"all"`), so no turn runs while they disconnect. If
+ * the gate cannot be taken within what is left of `timeoutMs` (a handler ignores its signal),
+ * shutdown does not wait longer: it logs a warning and disconnects anyway, outside the gate.
  */
 export class Lifecycle {
   private initializing: Promise<void> | undefined;
@@ -20,6 +24,7 @@ export class Lifecycle {
   constructor(
     private readonly config: ResolvedChatConfig,
     private readonly host: ChatHost,
+    private readonly gate: TurnGate<unknown>,
   ) {}
 
   /** Aborts when shutdown begins; every handler's `context.signal` follows it. */
@@ -73,12 +78,28 @@ export class Lifecycle {
   }
 
   private async stop(timeoutMs: number): Promise<void> {
-    const { logger } = this.config;
+    const { logger, clock } = this.config;
+    const deadlineMs = clock.now() + timeoutMs;
     this.abort.abort(new ShutdownError("the bot is shutting down", { step: "shutdown" }));
     await this.wiring?.sweeper.stop();
     const drained = await this.waitForInFlight(timeoutMs);
     if (!drained) logger.warn(`shutdown: work still running after ${timeoutMs} ms`);
     this.wiring?.deliveries.settleAll("queued", "left in the queue at shutdown");
+    const remainingMs = Math.max(0, deadlineMs - clock.now());
+    const attempt = await this.gate.tryWithExclusive("all", { deadline: remainingMs }, () =>
+      this.disconnectAll(),
+    );
+    if (!attempt.acquired) {
+      logger.warn(
+        `shutdown: the turn gate was not free within ${timeoutMs} ms (${attempt.reason}); disconnecting anyway`,
+      );
+      await this.disconnectAll();
+    }
+  }
+
+  /** Disconnects every adapter, then the State; a failure is logged and the rest continues. */
+  private async disconnectAll(): Promise<void> {
+    const { logger } = this.config;
     for (const adapter of Object.values(this.config.adapters)) {
       try {
         await adapter.disconnect?.();

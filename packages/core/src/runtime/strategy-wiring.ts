@@ -3,11 +3,13 @@ import { LocalHolders } from "../concurrency/local-holders.js";
 import type { Batch, Strategy, StrategyContext } from "../concurrency/strategy.js";
 import { Sweeper } from "../concurrency/sweeper.js";
 import type { Adapter } from "../contracts/adapter.js";
+import type { TurnGate } from "../coordination/turn-gate.js";
 import { DeliveryRegistry } from "../dispatch/delivery-registry.js";
 import type { HandlerRegistry } from "../dispatch/handler-registry.js";
 import { forgetDedupeMark } from "../dispatch/message-dispatcher.js";
 import { createBatchRunner, type ThreadHints } from "../dispatch/run-batch.js";
 import type { ResolvedChatConfig } from "./chat-config.js";
+import type { RunTag } from "./chat-coordination.js";
 
 /** The concurrency machinery of one `Chat`, wired to its config and handlers. */
 export interface StrategyWiring {
@@ -17,12 +19,17 @@ export interface StrategyWiring {
   readonly sweeper: Sweeper;
 }
 
-/** Builds the strategy, its context, the delivery registry and the sweeper for a config. */
+/**
+ * Builds the strategy, its context, the delivery registry and the sweeper for a config. Every
+ * handler run is a turn of its installation on `gate` (DESIGN §7.2), tagged with the run's lock
+ * so `thread.hold` inside the handler can take that lock over.
+ */
 export function wireStrategy<TThread, TChannel>(
   config: ResolvedChatConfig,
   registry: HandlerRegistry<TThread, TChannel>,
   shutdownSignal: AbortSignal,
   threadFor: (adapter: Adapter, threadId: string, hints?: ThreadHints) => TThread,
+  gate: TurnGate<RunTag>,
 ): StrategyWiring {
   const logger = config.logger;
   const settings = config.concurrency;
@@ -55,9 +62,22 @@ export function wireStrategy<TThread, TChannel>(
       threadId: batch.threadId,
       skippedKeys: batch.skipped.map((message) => `${batch.adapter.name}:${message.id}`),
     };
+    const installation = { adapter: batch.adapter.name, tenant: batch.tenant };
+    const tag: RunTag = { lockKey: run.lockKey, adopt: run.adopt };
     deliveries.emit({ kind: "run-started", ...runEvent });
     try {
-      return await routedRun(batch, { ...run, signal });
+      return await gate.runTurn(installation, () => routedRun(batch, { ...run, signal }), {
+        signal,
+        tag,
+      });
+    } catch (error) {
+      // Only waiting at a closed gate rejects (routedRun never does): the run was stopped from
+      // outside before any handler started — lease lost, shutdown or detach timeout.
+      logger.warn("handler run abandoned while waiting at the turn gate", {
+        threadId: batch.threadId,
+        error,
+      });
+      return "error";
     } finally {
       deliveries.emit({ kind: "run-finished", ...runEvent });
       deliveries.recordDurationMs("baton.handler.duration", config.clock.now() - startedAtMs, {});

@@ -1,6 +1,13 @@
 import type { Adapter, PostableMessage } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
+import type { HoldHandle, HoldOptions } from "../coordination/hold.js";
+import {
+  type OnceOptions,
+  type OnceResult,
+  type OnceWork,
+  threadOnceKey,
+} from "../coordination/once.js";
 import { ValidationError } from "../errors/index.js";
 import type { Message } from "../model/message.js";
 import { adapterNameOf } from "../thread-id/index.js";
@@ -10,6 +17,7 @@ import { messagePages } from "./message-pages.js";
 import { assertPostable } from "./postable.js";
 import { ScopedState, type SetStateOptions } from "./scoped-state.js";
 import { assertNonEmpty, createSentMessageHandle, type SentMessageHandle } from "./sent-message.js";
+import { standaloneThreadCoordination, type ThreadCoordination } from "./thread-coordination.js";
 
 /** The State key prefix of thread state, upstream's: `thread-state:{threadId}`. */
 export const THREAD_STATE_KEY_PREFIX = "thread-state:";
@@ -66,6 +74,26 @@ export interface Thread<TState = Record<string, unknown>> {
   recentMessages: Message[];
   /** Loads the latest {@link RECENT_MESSAGES_LIMIT} messages into `recentMessages`. */
   refresh(): Promise<void>;
+  /**
+   * Runs `work` at most once to completion for this thread and `name`, across every instance
+   * sharing the State (e.g. "summarize this thread once"). Of concurrent callers one runs it, the
+   * others get `{ ran: false, reason: "in-progress" }`; after success every call gets
+   * `{ ran: false, reason: "completed" }` (without the value). A failure re-arms the claim and
+   * rethrows, so a later call retries; an attempt whose process died is taken over after
+   * `ttlMs`. Claim key: `once:thread:{encodeURIComponent(threadId)}:{name}`.
+   */
+  once<T>(name: string, work: OnceWork<T>, options: OnceOptions): Promise<OnceResult<T>>;
+  /**
+   * Takes a hold on this thread's lock key — the key the strategies lock, so under channel lock
+   * scope the whole channel — for `ttlMs`, or resolves `null` when it is busy. While held,
+   * incoming messages follow the strategy: dropped under `drop`, waiting in the State queue under
+   * `queue`/`debounce`/`burst` until `chat.releaseHold(handle)` drains them (`concurrent` takes
+   * no lock and ignores holds). Called inside a handler run that holds this key, the run's own
+   * lock is handed over to the hold: the rest of the run continues, and the drain after it stops.
+   * The handle is plain JSON; nothing is written to thread state. Holds are not renewed: extend
+   * them with `chat.extendHold`, or let expiry recover from a holder that went away.
+   */
+  hold(options: HoldOptions): Promise<HoldHandle | null>;
 }
 
 /** What a {@link ThreadImpl} is built from. */
@@ -85,6 +113,8 @@ export interface ThreadOptions {
    * handler), so `isSubscribed()` answers without a State call until `unsubscribe()`.
    */
   isSubscribedContext?: boolean;
+  /** Runs `once` and `hold`; default: the State alone, with the adapter's lock scope. */
+  coordination?: ThreadCoordination;
 }
 
 /** The runtime's {@link Thread}. */
@@ -99,6 +129,7 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
   private readonly logger: Logger;
   private knownSubscribed: boolean;
   private cachedChannel: Channel<TState> | undefined;
+  private readonly coordination: ThreadCoordination;
 
   constructor(options: ThreadOptions) {
     const step = "create thread";
@@ -118,6 +149,8 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
     this.store = new ScopedState(options.state, `${THREAD_STATE_KEY_PREFIX}${this.id}`);
     this.recentMessages = options.initialMessage ? [options.initialMessage] : [];
     this.knownSubscribed = options.isSubscribedContext ?? false;
+    this.coordination =
+      options.coordination ?? standaloneThreadCoordination(options.state, this.logger);
   }
 
   get channel(): Channel<TState> {
@@ -188,6 +221,15 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
     );
     // Pages come newest first; recentMessages keeps upstream's oldest-first order.
     this.recentMessages = [...page.messages].reverse();
+  }
+
+  async once<T>(name: string, work: OnceWork<T>, options: OnceOptions): Promise<OnceResult<T>> {
+    const checked = assertNonEmpty(name, "name", `run once in ${this.id}`);
+    return this.coordination.once(threadOnceKey(this.id, checked), work, options);
+  }
+
+  hold(options: HoldOptions): Promise<HoldHandle | null> {
+    return this.coordination.hold(this.adapter, this.id, options);
   }
 
   private call<T>(step: string, run: () => Promise<T>): Promise<T> {

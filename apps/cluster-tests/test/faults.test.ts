@@ -1,0 +1,227 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { assertReachable, dropBackend, isolatedBackend } from "../src/backends.js";
+import { pause, readLogs, startWorker, type WorkerHandle, waitFor } from "../src/cluster.js";
+import { checkInvariants } from "../src/invariants.js";
+import type { BackendSpec, LogEntry, WorkerConfig } from "../src/protocol.js";
+
+const LOCK_TTL_MS = 1_000;
+const SWEEP_INTERVAL_MS = 500;
+
+let cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step().catch(() => {});
+  cleanup = [];
+});
+
+async function worker(backend: BackendSpec, name: string, dir: string): Promise<WorkerHandle> {
+  const config: WorkerConfig = {
+    name,
+    backend,
+    strategy: "queue",
+    lockTtlMs: LOCK_TTL_MS,
+    sweepIntervalMs: SWEEP_INTERVAL_MS,
+    debounceMs: 300,
+    logPath: join(dir, `${name}.jsonl`),
+  };
+  const handle = await startWorker(config);
+  cleanup.push(async () => {
+    handle.kill();
+    await handle.exited;
+  });
+  return handle;
+}
+
+function runsOf(entries: LogEntry[], kind: "run-start" | "run-end") {
+  return entries.filter(
+    (entry): entry is Extract<LogEntry, { kind: "run-start" }> => entry.kind === kind,
+  );
+}
+
+for (const kind of ["redis", "postgres"] as const) {
+  describe(`a holder killed with SIGKILL (${kind})`, () => {
+    it("another instance takes the thread after the lease runs out and drains the queue without a new webhook", async () => {
+      const backend = isolatedBackend(kind);
+      await assertReachable(backend);
+      cleanup.push(() => dropBackend(backend));
+      const dir = mkdtempSync(join(tmpdir(), "baton-fault-"));
+      const holder = await worker(backend, "holder", dir);
+      const survivor = await worker(backend, "survivor", dir);
+      const logPaths = [holder, survivor].map((handle) => handle.config.logPath);
+      const thread = "mock:C1:T1";
+
+      void holder.deliver("long", thread, { durationMs: 60_000, fails: false });
+      await waitFor(
+        "the holder to start its handler",
+        () => runsOf(readLogs(logPaths), "run-start").length === 1,
+        15_000,
+      );
+      const queued = await Promise.all([
+        survivor.deliver("q1", thread, { durationMs: 10, fails: false }),
+        survivor.deliver("q2", thread, { durationMs: 10, fails: false }),
+      ]);
+      expect(queued).toEqual(["queued", "queued"]);
+
+      const killedAtMs = Date.now();
+      holder.kill();
+      await holder.exited;
+      await waitFor(
+        "the survivor to drain the queue",
+        () => runsOf(readLogs(logPaths), "run-end").some((run) => run.messageId === "q2"),
+        20_000,
+      );
+      const entries = readLogs(logPaths);
+      const drained = runsOf(entries, "run-start").find((run) => run.messageId === "q2");
+      expect(drained?.worker).toBe("survivor");
+      expect(drained?.skipped).toEqual(["q1"]);
+      expect(drained && drained.atMs).toBeGreaterThan(killedAtMs);
+      expect(runsOf(entries, "run-end").some((run) => run.messageId === "long")).toBe(false);
+      await survivor.stop();
+      const report = checkInvariants(
+        readLogs(logPaths),
+        ["q1", "q2"],
+        new Map([["holder", killedAtMs]]),
+      );
+      expect(report.overlaps).toEqual([]);
+      expect(report.problems).toEqual([]);
+    }, 60_000);
+  });
+}
+
+describe("Postgres connections terminated mid-run", () => {
+  it("handlers see errors or lease loss, never overlap, and the runtime recovers", async () => {
+    const backend = isolatedBackend("postgres");
+    await assertReachable(backend);
+    cleanup.push(() => dropBackend(backend));
+    const dir = mkdtempSync(join(tmpdir(), "baton-fault-"));
+    const workers = [await worker(backend, "a", dir), await worker(backend, "b", dir)];
+    const logPaths = workers.map((handle) => handle.config.logPath);
+    const admin = new pg.Client({ connectionString: backend.url });
+    await admin.connect();
+    cleanup.push(() => admin.end());
+    const results: Array<Promise<string>> = [];
+    for (let i = 0; i < 12; i += 1) {
+      results.push(
+        workers[i % 2]?.deliver(`p${i}`, `mock:C1:T${i % 2}`, { durationMs: 700, fails: false }) ??
+          Promise.resolve("failed: none"),
+      );
+      if (i === 5) {
+        await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query not ilike '%pg_stat_activity%'",
+        );
+      }
+      await pause(150);
+    }
+    const outcomes = await Promise.all(results);
+    const accepted = outcomes
+      .map((outcome, i) => [`p${i}`, outcome] as const)
+      .filter(([, outcome]) => !outcome.startsWith("failed"));
+    await waitFor(
+      "accepted messages to settle",
+      () =>
+        checkInvariants(
+          readLogs(logPaths),
+          accepted.map(([id]) => id),
+        ).problems.length === 0,
+      20_000,
+    ).catch(() => {});
+    const report = checkInvariants(
+      readLogs(logPaths),
+      accepted.map(([id]) => id),
+    );
+    expect(report.overlaps).toEqual([]);
+    expect(report.problems).toEqual([]);
+    const late = await workers[0]?.deliver("after", "mock:C1:T9", { durationMs: 10, fails: false });
+    expect(late).toBe("handled");
+    await Promise.all(workers.map((handle) => handle.stop()));
+  }, 90_000);
+});
+
+describe("Redis restarted mid-run", () => {
+  it("handlers see errors or lease loss, never overlap, and the runtime recovers when Redis is back", async () => {
+    const port = 6_390 + Math.floor(Math.random() * 50);
+    const dataDir = mkdtempSync(join(tmpdir(), "baton-redis-"));
+    const startRedis = (): ChildProcess =>
+      spawn(
+        "redis-server",
+        [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--save",
+          "",
+          "--appendonly",
+          "yes",
+          "--appendfsync",
+          "always",
+          "--dir",
+          dataDir,
+        ],
+        { stdio: "ignore" },
+      );
+    let server = startRedis();
+    cleanup.push(async () => {
+      server.kill("SIGKILL");
+    });
+    const backend = isolatedBackend("redis", `redis://127.0.0.1:${port}`);
+    await waitFor(
+      "the test Redis to start",
+      () =>
+        assertReachable(backend).then(
+          () => true,
+          () => false,
+        ),
+      10_000,
+    );
+    const dir = mkdtempSync(join(tmpdir(), "baton-fault-"));
+    const workers = [await worker(backend, "a", dir), await worker(backend, "b", dir)];
+    const logPaths = workers.map((handle) => handle.config.logPath);
+    const results: Array<Promise<readonly [string, string]>> = [];
+    for (let i = 0; i < 12; i += 1) {
+      const id = `r${i}`;
+      results.push(
+        (
+          workers[i % 2]?.deliver(id, `mock:C1:T${i % 2}`, { durationMs: 600, fails: false }) ??
+          Promise.resolve("failed: none")
+        ).then((outcome) => [id, outcome] as const),
+      );
+      if (i === 5) {
+        server.kill("SIGTERM");
+        await new Promise((resolve) => server.once("exit", resolve));
+        await pause(1_000);
+        server = startRedis();
+        await waitFor(
+          "Redis to come back",
+          () =>
+            assertReachable(backend).then(
+              () => true,
+              () => false,
+            ),
+          10_000,
+        );
+      }
+      await pause(150);
+    }
+    const outcomes = await Promise.all(results);
+    const accepted = outcomes
+      .filter(([, outcome]) => !outcome.startsWith("failed"))
+      .map(([id]) => id);
+    await waitFor(
+      "accepted messages to settle",
+      () => checkInvariants(readLogs(logPaths), accepted).problems.length === 0,
+      20_000,
+    ).catch(() => {});
+    const report = checkInvariants(readLogs(logPaths), accepted);
+    expect(report.overlaps).toEqual([]);
+    expect(report.problems).toEqual([]);
+    expect(await workers[0]?.deliver("after", "mock:C1:T9", { durationMs: 10, fails: false })).toBe(
+      "handled",
+    );
+    await Promise.all(workers.map((handle) => handle.stop()));
+  }, 90_000);
+});

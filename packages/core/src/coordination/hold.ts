@@ -1,0 +1,115 @@
+import type { Lock, LockState } from "../contracts/state.js";
+import { ValidationError } from "../errors/index.js";
+
+/**
+ * A hold on a thread's lock key (DESIGN §7.4), as plain JSON: store it, send it to another
+ * process, and release it there. It is the lock itself — `key`, `token`, `fence`, `expiresAt` —
+ * plus the thread it was taken for and an optional owner label. Treat `token` as a secret: it is
+ * what proves the right to release.
+ */
+export interface HoldHandle {
+  /** The lock key held: `thread:{threadId}`, or `channel:{channelId}` under channel lock scope. */
+  readonly key: string;
+  readonly token: string;
+  /** The lock's fence: larger than every earlier holder's of any lock on the same State. */
+  readonly fence: number;
+  /** Epoch ms when the hold lapses (as of acquisition or adoption; `extendHold` moves it). */
+  readonly expiresAt: number;
+  /** The thread the hold was taken for. */
+  readonly threadId: string;
+  /** Who holds it, as given to `thread.hold` (e.g. a human agent's id); informational only. */
+  readonly owner?: string;
+}
+
+/** Options of `thread.hold`. */
+export interface HoldOptions {
+  /** How long the hold lasts unless extended; its expiry is the crash recovery. */
+  readonly ttlMs: number;
+  /** A label kept in the handle, e.g. the id of the agent taking over. */
+  readonly owner?: string;
+}
+
+/** Validates hold options; throws a `ValidationError` naming the bad field. */
+export function assertHoldOptions(options: HoldOptions, step: string): void {
+  assertTtlMs(options?.ttlMs, step);
+  const owner = options.owner;
+  if (owner !== undefined && typeof owner !== "string") {
+    throw new ValidationError(`owner must be a string, got ${JSON.stringify(owner)}`, { step });
+  }
+}
+
+/** Validates a positive, finite TTL. */
+export function assertTtlMs(ttlMs: unknown, step: string): asserts ttlMs is number {
+  if (typeof ttlMs !== "number" || !(ttlMs > 0) || !Number.isFinite(ttlMs)) {
+    throw new ValidationError(`ttlMs must be a positive number of ms, got ${ttlMs}`, { step });
+  }
+}
+
+/** The handle of `lock`, taken for `threadId`. */
+export function holdHandleOf(lock: Lock, threadId: string, owner?: string): HoldHandle {
+  const handle = {
+    key: lock.key,
+    token: lock.token,
+    fence: lock.fence,
+    expiresAt: lock.expiresAt,
+    threadId,
+  };
+  return owner === undefined ? handle : { ...handle, owner };
+}
+
+/**
+ * Reads a handle that may have travelled as JSON. Throws a `ValidationError` for anything that
+ * is not a hold handle, so a corrupt value never reaches the State.
+ */
+export function parseHoldHandle(value: unknown, step: string): HoldHandle {
+  const candidate = (typeof value === "string" ? safeParse(value) : value) as Partial<HoldHandle>;
+  const problems: string[] = [];
+  if (typeof candidate?.key !== "string" || !/^(thread|channel):./.test(candidate.key)) {
+    problems.push("key is not a thread or channel lock key");
+  }
+  if (typeof candidate?.token !== "string" || candidate.token.length === 0) {
+    problems.push("token is missing");
+  }
+  if (typeof candidate?.fence !== "number" || !Number.isFinite(candidate.fence)) {
+    problems.push("fence is not a number");
+  }
+  if (typeof candidate?.expiresAt !== "number") problems.push("expiresAt is not a number");
+  if (typeof candidate?.threadId !== "string" || candidate.threadId.length === 0) {
+    problems.push("threadId is missing");
+  }
+  if (problems.length > 0) {
+    throw new ValidationError(`not a hold handle: ${problems.join("; ")}`, { step });
+  }
+  return candidate as HoldHandle;
+}
+
+/** The `Lock` a handle stands for, for the token-checked State calls. */
+export function lockOf(handle: HoldHandle): Lock {
+  return {
+    key: handle.key,
+    token: handle.token,
+    fence: handle.fence,
+    expiresAt: handle.expiresAt,
+  };
+}
+
+/**
+ * Releases the hold when its token still holds the lock; false, touching nothing, for a stale
+ * handle (expired, released, or the key taken by a newer holder).
+ */
+export function releaseHeld(state: LockState, handle: HoldHandle): Promise<boolean> {
+  return state.releaseLock(lockOf(handle));
+}
+
+/** Moves the hold's expiry to `ttlMs` from now; false for a stale handle (never resurrects). */
+export function extendHeld(state: LockState, handle: HoldHandle, ttlMs: number): Promise<boolean> {
+  return state.extendLock(lockOf(handle), ttlMs);
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,429 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Clock, ClockTimer } from "../clock/clock.js";
+import { ValidationError } from "../errors/index.js";
+import { type GatePath, GateTree, type GateWaiter } from "./gate-tree.js";
+
+/**
+ * Which installations an exclusive action excludes (DESIGN §7.2). An installation is one adapter
+ * with one tenant (`ProcessOptions.tenantId`):
+ *
+ * - `{ adapter, tenant }` — that tenant's installation only.
+ * - `{ adapter }` — the adapter-wide installation: turns of the adapter that carry no tenant,
+ *   AND every tenant of that adapter (the adapter's credentials and connection serve them all).
+ * - `"all"` — every installation of every adapter (used by `chat.shutdown()`).
+ */
+export type GateScope = "all" | { readonly adapter: string; readonly tenant?: string | undefined };
+
+/**
+ * The outcome of {@link TurnGate.tryWithExclusive}. After `acquired: false` the action has not
+ * run and never will: the decision between the hand-off and the deadline is made once.
+ */
+export type ExclusiveAttempt<T> =
+  | { readonly acquired: true; readonly value: T }
+  | { readonly acquired: false; readonly reason: "timeout" | "upgrade-conflict" };
+
+/** Options of {@link TurnGate.tryWithExclusive}. */
+export interface TryExclusiveOptions {
+  /** Milliseconds from now, by the gate's clock, to wait for the gate; 0 means "only if free now". */
+  readonly deadline: number;
+}
+
+/** Options of {@link TurnGate.runTurn}. */
+export interface TurnOptions<TTag> {
+  /** Stops waiting at a closed gate: the turn is not admitted and the call rejects with the reason. */
+  readonly signal?: AbortSignal;
+  /** Any value the runtime wants to find again from inside the turn ({@link TurnGate.findTag}). */
+  readonly tag?: TTag;
+}
+
+/** One share a frame took on a node; lent to upgrades, returned when the last one ends. */
+interface Hold {
+  readonly path: GatePath;
+  /** Upgrades currently borrowing this share; while above 0 the share is not counted. */
+  lent: number;
+  ended: boolean;
+}
+
+/** What an async context is running: a turn, an exclusive action, nested in its parent's. */
+interface Frame<TTag> {
+  readonly parent: Frame<TTag> | undefined;
+  readonly kind: "turn" | "exclusive";
+  readonly holds: Hold[];
+  /** For an exclusive frame: the node it holds exclusively. */
+  readonly exclusivePath: GatePath | undefined;
+  /** Exclusive requests of one origin are siblings: they queue, never conflict. */
+  readonly origin: object;
+  readonly tag: TTag | undefined;
+  ended: boolean;
+}
+
+interface Step {
+  readonly path: GatePath;
+  readonly exclusive: boolean;
+  readonly bypass: boolean;
+}
+
+/**
+ * The turn gate of one `Chat` (DESIGN §7.2), in-process, per installation. Handler runs are
+ * turns and run concurrently; an exclusive action closes the gate of its scope to new turns,
+ * waits for the admitted ones to finish, runs alone and reopens the gate. Guarantees:
+ *
+ * - Two exclusive actions whose scopes overlap never run at the same time; turns of an
+ *   installation never run while an exclusive action covering it runs (except work the action
+ *   itself starts). Installations are isolated: a tenant's action waits only for that tenant.
+ * - A waiting exclusive action closes the gate (writer preference), so a stream of turns cannot
+ *   starve it. Exclusive actions on one node run in arrival order.
+ * - Inside a turn, an exclusive action on the turn's own installation (or wider) *upgrades*: the
+ *   turn lends its share, the action waits for the other turns, runs, and the turn takes its share
+ *   back before the gate reopens — so an action queued meanwhile waits for the rest of the turn.
+ *   Several upgrades of one turn (e.g. `Promise.all`) share one loan and run one after another;
+ *   an upgrade that outlives its turn gives nothing back, so no phantom turn is left.
+ * - The current turn is found with `AsyncLocalStorage`; a turn that has ended is ignored, so work
+ *   spawned by a finished turn is an outsider. {@link runDetached} starts work that is an
+ *   outsider from the start.
+ * - An action that throws leaves the gate fully reopened; `tryWithExclusive` never runs its action
+ *   after answering `acquired: false`.
+ */
+export class TurnGate<TTag = unknown> {
+  private readonly tree = new GateTree();
+  private readonly context = new AsyncLocalStorage<Frame<TTag> | undefined>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /**
+   * Runs `fn` as a turn of the installation `(adapter, tenant)`: waits while an exclusive action
+   * covers it, then counts as running until `fn` settles. A turn started inside a live turn or
+   * exclusive action that already covers the installation is admitted at once (it is part of
+   * that work; making it wait would deadlock on itself).
+   */
+  async runTurn<T>(
+    scope: { readonly adapter: string; readonly tenant?: string | undefined },
+    fn: () => T | Promise<T>,
+    options: TurnOptions<TTag> = {},
+  ): Promise<T> {
+    const path = pathOf(scope, "run turn");
+    const parent = this.context.getStore();
+    const frame: Frame<TTag> = {
+      parent,
+      kind: "turn",
+      holds: [],
+      exclusivePath: undefined,
+      origin: {},
+      tag: options.tag,
+      ended: false,
+    };
+    const steps = prefixesOf(path).map((prefix) => ({
+      path: prefix,
+      exclusive: false,
+      bypass: coversLive(parent, prefix),
+    }));
+    await this.admit(frame, steps, options.signal);
+    try {
+      return await this.context.run(frame, fn);
+    } finally {
+      this.end(frame);
+    }
+  }
+
+  /**
+   * Runs `fn` as an exclusive action on `scope` and resolves with its value (or rejects with its
+   * error, after reopening the gate). Waits as long as it takes; see {@link tryWithExclusive}.
+   */
+  async withExclusive<T>(scope: GateScope, fn: () => T | Promise<T>): Promise<T> {
+    const attempt = await this.exclusive(scope, fn, undefined, "run exclusive action");
+    if (!attempt.acquired) throw new Error("unreachable: an untimed exclusive action gave up");
+    return attempt.value;
+  }
+
+  /**
+   * Like {@link withExclusive}, but gives up after `deadline` ms (`timeout`), or at once with
+   * `upgrade-conflict` when called from inside a turn while an exclusive action of another
+   * origin holds or waits on the gate — the turn's view is about to change under it, so it should
+   * re-check rather than queue a second action. `acquired: false` means the action never runs.
+   */
+  tryWithExclusive<T>(
+    scope: GateScope,
+    options: TryExclusiveOptions,
+    fn: () => T | Promise<T>,
+  ): Promise<ExclusiveAttempt<T>> {
+    const deadline = options?.deadline;
+    if (typeof deadline !== "number" || !(deadline >= 0) || !Number.isFinite(deadline)) {
+      return Promise.reject(
+        new ValidationError(`deadline must be a finite number of ms ≥ 0, got ${deadline}`, {
+          step: "try exclusive action",
+        }),
+      );
+    }
+    return this.exclusive(scope, fn, deadline, "try exclusive action");
+  }
+
+  /**
+   * Runs `fn` outside any turn or exclusive action, even when called from inside one: it queues
+   * at gates like an outsider and never upgrades. For work that must not inherit the current
+   * turn (detached handlers, background jobs). Do not await it from inside a turn that a pending
+   * exclusive action waits for.
+   */
+  runDetached<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.context.run(undefined, async () => fn());
+  }
+
+  /**
+   * The tag of the innermost turn of the current async context that has not ended and whose tag
+   * matches; `undefined` outside turns, in detached work and after the turn ended.
+   */
+  findTag(match: (tag: TTag) => boolean): TTag | undefined {
+    for (let frame = this.context.getStore(); frame; frame = frame.parent) {
+      if (frame.kind !== "turn" || frame.ended || frame.tag === undefined) continue;
+      if (match(frame.tag)) return frame.tag;
+    }
+    return undefined;
+  }
+
+  /** Turns (and exclusive actions below it) currently counted on `scope`'s gate. */
+  activeTurns(scope: GateScope): number {
+    return this.tree.sharesAt(pathOf(scope, "inspect turn gate"));
+  }
+
+  /** True while an exclusive action holds or waits on `scope`'s own gate. */
+  isClosed(scope: GateScope): boolean {
+    return this.tree.isClosed(pathOf(scope, "inspect turn gate"));
+  }
+
+  /** True when no turn runs and no exclusive action holds or waits anywhere. */
+  get idle(): boolean {
+    return this.tree.idle;
+  }
+
+  private async exclusive<T>(
+    scope: GateScope,
+    fn: () => T | Promise<T>,
+    deadline: number | undefined,
+    step: string,
+  ): Promise<ExclusiveAttempt<T>> {
+    const path = pathOf(scope, step);
+    const parent = this.context.getStore();
+    // Inside an action that already excludes this scope: part of that action, run inline.
+    if (coversExclusive(parent, path)) return { acquired: true, value: await fn() };
+    const origin = originOf(parent);
+    // Every live share of this context at or below `path` is lent: the action must not wait for
+    // its own turn. Computed from the shares themselves, not from an "am I upgrading?" flag.
+    const lent = liveHolds(parent).filter((hold) => isPrefix(path, hold.path));
+    if (deadline !== undefined && lent.length > 0 && this.tree.hasForeignExclusive(path, origin)) {
+      return { acquired: false, reason: "upgrade-conflict" };
+    }
+    for (const hold of lent) this.lend(hold);
+    const frame: Frame<TTag> = {
+      parent,
+      kind: "exclusive",
+      holds: [],
+      exclusivePath: path,
+      origin,
+      tag: undefined,
+      ended: false,
+    };
+    const steps: Step[] = prefixesOf(path).map((prefix) => ({
+      path: prefix,
+      exclusive: prefix.length === path.length,
+      bypass: prefix.length < path.length && coversLive(parent, prefix),
+    }));
+    const admitted = await this.admitBefore(frame, steps, deadline, () => this.giveBack(lent));
+    if (!admitted) return { acquired: false, reason: "timeout" };
+    try {
+      return { acquired: true, value: await this.context.run(frame, fn) };
+    } finally {
+      // The turn's share comes back BEFORE the gate reopens: an action queued behind this one
+      // must then wait for the rest of the turn.
+      this.giveBack(lent);
+      this.end(frame);
+    }
+  }
+
+  /** Waits for every step; rejects (having taken nothing) when `signal` aborts first. */
+  private admit(frame: Frame<TTag>, steps: readonly Step[], signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      // Declared first: the acquisition may complete synchronously and call onDone at once.
+      let onAbort = () => {};
+      const acquisition = this.acquire(frame, steps, () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      });
+      onAbort = () => {
+        if (acquisition.cancel()) reject(signal?.reason);
+      };
+      if (acquisition.done) return;
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Waits for every step until `deadline` ms (none: forever). Resolves true when admitted, false
+   * when the deadline won. Grant and deadline are decided synchronously, exactly once: whichever
+   * comes first settles the attempt and the other finds nothing left to do.
+   */
+  private admitBefore(
+    frame: Frame<TTag>,
+    steps: readonly Step[],
+    deadline: number | undefined,
+    beforeCancel: () => void,
+  ): Promise<boolean> {
+    return new Promise((resolve) => {
+      let timer: ClockTimer | undefined;
+      const acquisition = this.acquire(frame, steps, () => {
+        if (timer !== undefined) this.clock.clearTimeout(timer);
+        resolve(true);
+      });
+      if (acquisition.done || deadline === undefined) return;
+      const giveUp = () => {
+        if (acquisition.done) return;
+        // Shares lent by an upgrade are counted again first, so no request granted by the
+        // cancellation below can start while the turn is running again.
+        beforeCancel();
+        acquisition.cancel();
+        resolve(false);
+      };
+      if (deadline === 0) giveUp();
+      else timer = this.clock.setTimeout(giveUp, deadline);
+    });
+  }
+
+  /** Takes the steps in order, top-down; synchronous where the gate is open. */
+  private acquire(frame: Frame<TTag>, steps: readonly Step[], onDone: () => void) {
+    const tree = this.tree;
+    let index = 0;
+    let current: { path: GatePath; waiter: GateWaiter } | undefined;
+    let done = false;
+    let cancelled = false;
+    const taken = (step: Step) => {
+      index += 1;
+      current = undefined;
+      if (!step.exclusive) frame.holds.push({ path: step.path, lent: 0, ended: false });
+    };
+    const advance = () => {
+      while (index < steps.length) {
+        const step = steps[index] as Step;
+        const onGrant = () => {
+          taken(step);
+          advance();
+        };
+        const waiter = step.exclusive
+          ? tree.requestExclusive(step.path, frame.origin, onGrant)
+          : tree.requestShare(step.path, step.bypass, frame.origin, onGrant);
+        if (waiter.state !== "granted") {
+          current = { path: step.path, waiter };
+          return;
+        }
+        taken(step);
+      }
+      done = true;
+      onDone();
+    };
+    advance();
+    return {
+      get done() {
+        return done || cancelled;
+      },
+      /** Withdraws the waiting request and gives back every share taken; false if too late. */
+      cancel: (): boolean => {
+        if (done || cancelled || !current) return false;
+        if (!tree.cancel(current.path, current.waiter)) return false;
+        cancelled = true;
+        for (const hold of frame.holds.splice(0).reverse()) tree.releaseShare(hold.path);
+        return true;
+      },
+    };
+  }
+
+  private lend(hold: Hold): void {
+    hold.lent += 1;
+    if (hold.lent === 1 && !hold.ended) this.tree.releaseShare(hold.path);
+  }
+
+  /** Returns lent shares; the last upgrade of a still-running turn counts the share again. */
+  private giveBack(holds: Hold[]): void {
+    for (const hold of holds.splice(0)) {
+      hold.lent -= 1;
+      if (hold.lent === 0 && !hold.ended) this.tree.forceShare(hold.path);
+    }
+  }
+
+  /** Ends a frame: its shares not lent are released, its exclusive hold (if any) reopened. */
+  private end(frame: Frame<TTag>): void {
+    frame.ended = true;
+    if (frame.kind === "exclusive" && frame.exclusivePath) {
+      this.tree.releaseExclusive(frame.exclusivePath);
+    }
+    for (const hold of [...frame.holds].reverse()) {
+      hold.ended = true;
+      if (hold.lent === 0) this.tree.releaseShare(hold.path);
+    }
+  }
+}
+
+function pathOf(scope: GateScope, step: string): GatePath {
+  if (scope === "all") return [];
+  const adapter = (scope as { adapter?: unknown } | null)?.adapter;
+  if (typeof adapter !== "string" || adapter.length === 0) {
+    throw new ValidationError(
+      `a gate scope is "all" or { adapter, tenant? } with a non-empty adapter name, got ${JSON.stringify(scope)}`,
+      { step },
+    );
+  }
+  const tenant = scope.tenant;
+  if (tenant === undefined) return [adapter];
+  if (typeof tenant !== "string" || tenant.length === 0) {
+    throw new ValidationError(`tenant must be a non-empty string, got ${JSON.stringify(tenant)}`, {
+      step,
+    });
+  }
+  return [adapter, tenant];
+}
+
+/** `[]`, `[a]`, `[a, t]` for `[a, t]`: the nodes a request passes, top-down. */
+function prefixesOf(path: GatePath): GatePath[] {
+  return Array.from({ length: path.length + 1 }, (_, length) => path.slice(0, length));
+}
+
+/** True when `outer` is `inner` or one of its ancestors. */
+function isPrefix(outer: GatePath, inner: GatePath): boolean {
+  return outer.length <= inner.length && outer.every((key, index) => inner[index] === key);
+}
+
+/** Shares of the context's frames that are still running (lent or not). */
+function liveHolds<TTag>(frame: Frame<TTag> | undefined): Hold[] {
+  const holds: Hold[] = [];
+  for (let current = frame; current; current = current.parent) {
+    if (!current.ended) holds.push(...current.holds.filter((hold) => !hold.ended));
+  }
+  return holds;
+}
+
+/** True when the context runs inside a live exclusive action that covers `path`. */
+function coversExclusive<TTag>(frame: Frame<TTag> | undefined, path: GatePath): boolean {
+  for (let current = frame; current; current = current.parent) {
+    if (current.ended || current.kind !== "exclusive" || !current.exclusivePath) continue;
+    if (isPrefix(current.exclusivePath, path)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the context already holds a counted share on `path`, or runs inside an exclusive
+ * action covering it: a request there must not wait for the gate its own work keeps closed.
+ */
+function coversLive<TTag>(frame: Frame<TTag> | undefined, path: GatePath): boolean {
+  if (coversExclusive(frame, path)) return true;
+  return liveHolds(frame).some((hold) => hold.lent === 0 && samePath(hold.path, path));
+}
+
+function samePath(a: GatePath, b: GatePath): boolean {
+  return a.length === b.length && isPrefix(a, b);
+}
+
+/** The origin of requests made from this context: its innermost running frame's, or a new one. */
+function originOf<TTag>(frame: Frame<TTag> | undefined): object {
+  for (let current = frame; current; current = current.parent) {
+    if (!current.ended) return current.origin;
+  }
+  return {};
+}

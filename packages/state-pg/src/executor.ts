@@ -1,0 +1,155 @@
+import type { Logger } from "@baton/core";
+import { StateError } from "@baton/core";
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from "pg";
+import { breaksConnection, toBatonError } from "./pg-errors.js";
+
+/** Runs one statement on the connection a step holds. */
+export type RunQuery = <R extends QueryResultRow = QueryResultRow>(
+  text: string,
+  values?: unknown[],
+) => Promise<QueryResult<R>>;
+
+/**
+ * Runs each step of the backend on one pooled connection within `timeoutMs`, and turns every
+ * failure into a Baton error naming the step.
+ *
+ * The budget covers the whole step: waiting for a pooled connection, opening a new one, and
+ * every statement. Three layers enforce it, because any one can be missing: the client-side
+ * deadline here (always), node-postgres' `query_timeout` per statement (a silent network), and
+ * the server's `statement_timeout` (set on pools the backend creates; it also frees the server).
+ */
+export class Executor {
+  constructor(
+    private readonly pool: Pool,
+    private readonly timeoutMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** One statement, autocommitted: atomic on its own. */
+  query<R extends QueryResultRow = QueryResultRow>(
+    step: string,
+    text: string,
+    values: unknown[],
+  ): Promise<QueryResult<R>> {
+    return this.withClient(step, (run) => run<R>(text, values));
+  }
+
+  /**
+   * One transaction at READ COMMITTED, opened together with a transaction-level advisory lock on
+   * `advisoryKey` in a single round trip. Each statement `work` runs afterwards takes a fresh
+   * snapshot, so it sees everything the previous holder of that advisory lock committed. Stated
+   * explicitly so a server-wide `default_transaction_isolation` cannot change the reasoning.
+   * Commits when `work` resolves; rolls back when it throws.
+   */
+  async transaction<T>(
+    step: string,
+    advisoryKey: string,
+    work: (run: RunQuery) => Promise<T>,
+  ): Promise<T> {
+    if (!/^-?\d+$/.test(advisoryKey)) throw new Error(`not an advisory key: ${advisoryKey}`);
+    return this.withClient(step, async (run) => {
+      await run(
+        `BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${advisoryKey}::bigint)`,
+      );
+      // A failure below is rolled back by withClient, which also covers an abandoned step.
+      const result = await work(run);
+      await run("COMMIT");
+      return result;
+    });
+  }
+
+  /**
+   * Checks a connection out, hands `work` a statement runner and returns the connection. Rejects
+   * with `StateError` `timeout` once `timeoutMs` has passed, whatever `work` is doing; after that
+   * the runner refuses to send further statements, so a late step cannot start new writes.
+   */
+  async withClient<T>(step: string, work: (run: RunQuery) => Promise<T>): Promise<T> {
+    let expired = false;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        expired = true;
+        reject(
+          new StateError(
+            "timeout",
+            `no answer from Postgres within timeoutMs (${this.timeoutMs} ms)`,
+            { step },
+          ),
+        );
+      }, this.timeoutMs);
+    });
+    const task = this.onClient(step, work, () => expired);
+    // When the deadline wins, the task's own later failure has been reported already.
+    task.catch(() => {});
+    try {
+      return await Promise.race([task, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private config(text: string, values?: unknown[]): QueryConfig {
+    const config: TimedQueryConfig = { text, values, query_timeout: this.timeoutMs };
+    return config;
+  }
+
+  private async onClient<T>(
+    step: string,
+    work: (run: RunQuery) => Promise<T>,
+    expired: () => boolean,
+  ): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw toBatonError(step, error);
+    }
+    // A checked-out client emits "error" when the server ends the connection (the active query
+    // rejects as well). Without a listener that event would crash the process.
+    const onError = (error: Error) => {
+      this.logger.warn(`${step}: the Postgres connection failed: ${error.message}`);
+    };
+    client.on("error", onError);
+    let broken: unknown;
+    const run: RunQuery = async (text, values) => {
+      if (expired()) {
+        throw new StateError("timeout", "timeoutMs passed; the step was abandoned", { step });
+      }
+      try {
+        return await client.query(this.config(text, values));
+      } catch (error) {
+        if (breaksConnection(error)) broken = error;
+        throw error;
+      }
+    };
+    try {
+      return await work(run);
+    } catch (error) {
+      if (broken === undefined && client.getTransactionStatus() !== "I") {
+        // Not subject to the deadline: it is cleanup, and a connection must never go back to
+        // the pool inside a transaction.
+        await client.query(this.config("ROLLBACK")).catch((rollbackError: unknown) => {
+          broken = rollbackError;
+        });
+      }
+      throw toBatonError(step, error);
+    } finally {
+      client.off("error", onError);
+      if (broken === undefined && client.getTransactionStatus() !== "I") {
+        broken = new Error("the connection was left inside a transaction");
+      }
+      // Passing an error makes the pool destroy the connection instead of reusing it.
+      client.release(broken === undefined ? undefined : toError(broken));
+    }
+  }
+}
+
+/**
+ * node-postgres honours `query_timeout` per query (its types only declare it per pool). Set per
+ * query so a pool passed in by the user is bounded too.
+ */
+type TimedQueryConfig = QueryConfig & { query_timeout: number };
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

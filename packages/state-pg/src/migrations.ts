@@ -1,0 +1,163 @@
+import type { Logger } from "@baton/core";
+import type { RunQuery } from "./executor.js";
+
+/** One step of the schema's history. Versions are applied in order, each exactly once. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** The DDL for `schema` (already a quoted identifier). */
+  sql(schema: string): string;
+}
+
+/**
+ * The schema's history. Append new versions; never edit an applied one: databases in the field
+ * have run it already, and `schema_migrations` records only its number.
+ *
+ * The statements deliberately lack `IF NOT EXISTS`: running a version twice must fail loudly,
+ * which is how the tests prove the migration lock works.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "create state tables and the fence sequence",
+    sql: (s) => `
+      -- One sequence per schema for lock fences and claim generations. It is never reset, and
+      -- CACHE 1 (the default, stated for the reader) keeps values increasing across sessions:
+      -- a per-session cache would hand out numbers out of order.
+      CREATE SEQUENCE ${s}.fence_seq AS bigint MINVALUE 1 NO CYCLE CACHE 1;
+
+      CREATE TABLE ${s}.subscriptions (
+        prefix        text        NOT NULL,
+        thread_id     text        NOT NULL,
+        subscribed_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (prefix, thread_id)
+      );
+
+      CREATE TABLE ${s}.kv (
+        prefix     text  NOT NULL,
+        key        text  NOT NULL,
+        value      jsonb NOT NULL,
+        expires_at timestamptz,
+        PRIMARY KEY (prefix, key)
+      );
+      CREATE INDEX kv_expires_at_idx ON ${s}.kv (expires_at) WHERE expires_at IS NOT NULL;
+
+      CREATE TABLE ${s}.locks (
+        prefix     text        NOT NULL,
+        key        text        NOT NULL,
+        token      text        NOT NULL,
+        fence      bigint      NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (prefix, key)
+      );
+      CREATE INDEX locks_expires_at_idx ON ${s}.locks (expires_at);
+
+      -- Entries of every queue; the bigserial id is the FIFO order (enqueues of one queue are
+      -- serialized, so ids follow enqueue order). The entry's own times are the caller's data,
+      -- never judged here.
+      CREATE TABLE ${s}.queue_entries (
+        id             bigserial PRIMARY KEY,
+        prefix         text      NOT NULL,
+        key            text      NOT NULL,
+        value          jsonb     NOT NULL,
+        enqueued_at_ms float8    NOT NULL,
+        expires_at_ms  float8    NOT NULL
+      );
+      -- Serves dequeue (head of one queue), queueDepth and pendingQueueKeys (DISTINCT key).
+      CREATE INDEX queue_entries_key_idx ON ${s}.queue_entries (prefix, key, id);
+
+      -- A list is a parent row holding the TTL, so an append refreshes one row, not every item.
+      CREATE TABLE ${s}.lists (
+        prefix     text NOT NULL,
+        key        text NOT NULL,
+        expires_at timestamptz,
+        PRIMARY KEY (prefix, key)
+      );
+      CREATE INDEX lists_expires_at_idx ON ${s}.lists (expires_at) WHERE expires_at IS NOT NULL;
+
+      CREATE TABLE ${s}.list_items (
+        id     bigserial PRIMARY KEY,
+        prefix text      NOT NULL,
+        key    text      NOT NULL,
+        value  jsonb     NOT NULL,
+        FOREIGN KEY (prefix, key) REFERENCES ${s}.lists (prefix, key) ON DELETE CASCADE
+      );
+      CREATE INDEX list_items_key_idx ON ${s}.list_items (prefix, key, id);
+
+      CREATE TABLE ${s}.claims (
+        prefix     text   NOT NULL,
+        key        text   NOT NULL,
+        status     text   NOT NULL CHECK (status IN ('claimed', 'armed', 'completed')),
+        generation bigint NOT NULL,
+        -- When the claim lapses (an armed record has lapsed); NULL once completed, so a completed
+        -- record is never purged and never claimed again.
+        expires_at timestamptz,
+        PRIMARY KEY (prefix, key)
+      );
+      CREATE INDEX claims_expires_at_idx ON ${s}.claims (expires_at) WHERE expires_at IS NOT NULL;
+    `,
+  },
+];
+
+/** The newest version this release knows. */
+export const LATEST_SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/**
+ * The two-integer advisory lock id of the migration lock. The two-integer key space is separate
+ * from the 64-bit one the per-key locks use, so the two never collide. The schema goes into the
+ * second half, so stores in different schemas migrate independently.
+ */
+const MIGRATION_LOCK_CLASS = 0x6261_746f; // "bato"
+
+/**
+ * Brings `schema` up to the newest version in one transaction under a transaction-level advisory
+ * lock, so any number of instances starting at once against a new database never race: the
+ * first migrates, the others wait for it and then find nothing left to do. Creates the schema
+ * when it is missing. Returns the versions applied by this call (empty when up to date).
+ */
+export async function runMigrations(
+  run: RunQuery,
+  schemaName: string,
+  quotedSchema: string,
+  logger: Logger,
+): Promise<number[]> {
+  // A failure rolls the whole transaction back (the executor does it): no half-applied version.
+  await run("BEGIN ISOLATION LEVEL READ COMMITTED");
+  await run("SELECT pg_advisory_xact_lock($1::int, hashtext($2))", [
+    MIGRATION_LOCK_CLASS,
+    schemaName,
+  ]);
+  await run(`CREATE SCHEMA IF NOT EXISTS ${quotedSchema}`);
+  await run(`
+    CREATE TABLE IF NOT EXISTS ${quotedSchema}.schema_migrations (
+      version    integer     PRIMARY KEY,
+      name       text        NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  const done = await run(`SELECT version FROM ${quotedSchema}.schema_migrations`);
+  const doneVersions = new Set(done.rows.map((row) => Number(row.version)));
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    if (doneVersions.has(migration.version)) continue;
+    await run(migration.sql(quotedSchema));
+    await run(`INSERT INTO ${quotedSchema}.schema_migrations (version, name) VALUES ($1, $2)`, [
+      migration.version,
+      migration.name,
+    ]);
+    applied.push(migration.version);
+  }
+  await run("COMMIT");
+
+  for (const version of applied) {
+    logger.info(`migrated schema ${schemaName} to version ${version}`);
+  }
+  const newest = Math.max(0, ...doneVersions);
+  if (newest > LATEST_SCHEMA_VERSION) {
+    // A newer release migrated this schema (a rolling deploy). Migrations only add, so this
+    // release keeps working; say so rather than refuse to start.
+    logger.warn(
+      `schema ${schemaName} is at version ${newest}, newer than this release knows (${LATEST_SCHEMA_VERSION}); continuing`,
+    );
+  }
+  return applied;
+}

@@ -1,0 +1,218 @@
+import { ConfigError, ConsoleLogger, type Logger } from "@baton/core";
+import type { Pool } from "pg";
+
+/** The schema used when `schema` is not given. */
+export const DEFAULT_SCHEMA = "baton";
+
+/** The per-call time budget used when `timeoutMs` is not given. */
+export const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** How often expired rows are purged when `purgeIntervalMs` is not given. */
+export const DEFAULT_PURGE_INTERVAL_MS = 60_000;
+
+/** The largest delay `setTimeout` honours; longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Lower-case letters, digits and `_`, starting with a letter or `_`, at most 63 bytes (Postgres'
+ * identifier limit): such a name means the same quoted or unquoted, so what an operator types in
+ * `psql` is what the backend uses.
+ */
+const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+const KNOWN_OPTIONS = new Set([
+  "url",
+  "pool",
+  "schema",
+  "keyPrefix",
+  "timeoutMs",
+  "purgeIntervalMs",
+  "logger",
+]);
+
+/** Options of {@link createPostgresState}. Exactly one of `url` and `pool` is required. */
+export interface PostgresStateOptions {
+  /**
+   * `postgres://user[:password]@host[:port]/database[?…]`. The backend creates its own pool:
+   * `connect()` opens it, `disconnect()` ends it. Name the user in the URL: when the environment
+   * has no `USER`, node-postgres sends no user name.
+   */
+  url?: string;
+  /**
+   * An existing node-postgres pool, to share connections or configure TLS and auth yourself. The
+   * backend does not own it: `disconnect()` never ends it, and its `statement_timeout` stays
+   * yours. Every call is still bounded by `timeoutMs` on the client side.
+   */
+  pool?: Pool;
+  /**
+   * The schema holding the backend's tables and fence sequence, created on `connect()`. One
+   * schema is one isolated store. Lower-case letters, digits and `_`, not starting with `pg_`.
+   * Default `"baton"`.
+   */
+  schema?: string;
+  /**
+   * An extra namespace inside the schema: every row carries it, so several stores can share one
+   * schema (and its fence sequence, which keeps fences ordered across them). Default `""`.
+   */
+  keyPrefix?: string;
+  /**
+   * The most time, in milliseconds, one call (and `connect()`) may take, including waiting for a
+   * connection; past it the call rejects with a `StateError` of failure `timeout`. Also sent to
+   * the server as `statement_timeout` for pools the backend creates. Default 5 000.
+   */
+  timeoutMs?: number;
+  /**
+   * How often, in milliseconds, this instance deletes expired values, locks, lists and lapsed
+   * claims. Reads never return expired rows whatever this is; purging only bounds table size.
+   * `0` turns the timer off (another instance, or a scheduled `purgeExpired()`, can do it).
+   * Default 60 000.
+   */
+  purgeIntervalMs?: number;
+  /** Where migrations, purges and connection problems are logged. Default: warnings to console. */
+  logger?: Logger;
+}
+
+/** {@link PostgresStateOptions} after validation, with defaults applied. */
+export interface ResolvedPostgresStateOptions {
+  readonly url: string | undefined;
+  readonly pool: Pool | undefined;
+  readonly schema: string;
+  readonly keyPrefix: string;
+  readonly timeoutMs: number;
+  readonly purgeIntervalMs: number;
+  readonly logger: Logger;
+}
+
+/**
+ * Validates `options` and applies defaults. Throws one `ConfigError` listing every problem, so a
+ * deployment is fixed in one pass rather than one restart per mistake.
+ */
+export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresStateOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new ConfigError([`options: must be an object, got ${describe(options)}`]);
+  }
+  const given = options as PostgresStateOptions;
+  const {
+    url,
+    pool,
+    schema = DEFAULT_SCHEMA,
+    keyPrefix = "",
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    purgeIntervalMs = DEFAULT_PURGE_INTERVAL_MS,
+  } = given;
+  const problems: string[] = [];
+
+  for (const name of Object.keys(given)) {
+    if (!KNOWN_OPTIONS.has(name)) {
+      problems.push(`${name}: unknown option (known: ${[...KNOWN_OPTIONS].join(", ")})`);
+    }
+  }
+  if (url === undefined && pool === undefined) {
+    problems.push("url or pool: one is required (a postgres:// URL, or a pg Pool)");
+  }
+  if (url !== undefined && pool !== undefined) {
+    problems.push("url and pool: give one, not both (the pool already knows its server)");
+  }
+  if (url !== undefined) problems.push(...urlProblems(url));
+  if (pool !== undefined && !isPool(pool)) {
+    problems.push(`pool: must be a pg Pool (new Pool(…) from "pg"), got ${describe(pool)}`);
+  }
+  problems.push(...schemaProblems(schema));
+  if (typeof keyPrefix !== "string") {
+    problems.push(`keyPrefix: must be a string, got ${describe(keyPrefix)}`);
+  } else if (keyPrefix.includes("\u0000")) {
+    problems.push("keyPrefix: must not contain NUL characters (Postgres text cannot hold them)");
+  }
+  if (!isPositiveMs(timeoutMs)) {
+    problems.push(
+      `timeoutMs: must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describe(timeoutMs)}`,
+    );
+  }
+  if (purgeIntervalMs !== 0 && !isPositiveMs(purgeIntervalMs)) {
+    problems.push(
+      `purgeIntervalMs: must be 0 (off) or a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describe(purgeIntervalMs)}`,
+    );
+  }
+  if (given.logger !== undefined && !isLogger(given.logger)) {
+    problems.push("logger: must have debug, info, warn and error methods");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    url,
+    pool,
+    schema,
+    keyPrefix,
+    timeoutMs,
+    purgeIntervalMs,
+    logger: given.logger ?? new ConsoleLogger("warn", "baton:state-pg"),
+  };
+}
+
+function schemaProblems(schema: unknown): string[] {
+  if (typeof schema !== "string" || !SAFE_IDENTIFIER.test(schema)) {
+    return [
+      `schema: must be 1-63 lower-case letters, digits or "_", starting with a letter or "_", got ${describe(schema)}`,
+    ];
+  }
+  if (schema.startsWith("pg_")) {
+    return [`schema: names starting with "pg_" are reserved by Postgres, got ${describe(schema)}`];
+  }
+  return [];
+}
+
+function urlProblems(url: unknown): string[] {
+  if (typeof url !== "string" || url.length === 0) {
+    return [`url: must be a non-empty string, got ${describe(url)}`];
+  }
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return [`url: not a valid URL: ${describe(redactPassword(url))}`];
+  }
+  if (protocol !== "postgres:" && protocol !== "postgresql:") {
+    return [
+      `url: must start with postgres:// or postgresql://, got ${describe(redactPassword(url))}`,
+    ];
+  }
+  return [];
+}
+
+function isPositiveMs(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS;
+}
+
+function isPool(value: unknown): value is Pool {
+  const candidate = value as { connect?: unknown; query?: unknown; end?: unknown } | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.connect === "function" &&
+    typeof candidate.query === "function" &&
+    typeof candidate.end === "function"
+  );
+}
+
+function isLogger(value: unknown): value is Logger {
+  const candidate = value as Partial<Record<keyof Logger, unknown>> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    ["debug", "info", "warn", "error"].every(
+      (level) => typeof candidate[level as keyof Logger] === "function",
+    )
+  );
+}
+
+/** Keeps a password out of error messages and logs. */
+export function redactPassword(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "function") return "a function";
+  if (value === null || typeof value !== "object") return String(value);
+  return Array.isArray(value) ? "an array" : "an object";
+}

@@ -1,0 +1,158 @@
+import { escapeIdentifier, Pool } from "pg";
+import { Executor } from "./executor.js";
+import { runMigrations } from "./migrations.js";
+import type { ResolvedPostgresStateOptions } from "./options.js";
+import { type PurgeResult, purgeExpiredRows, purgeStatement } from "./purge.js";
+import { createStatements, type Statements } from "./sql.js";
+
+/** What an operation needs while the backend is connected. */
+export interface OpenConnection {
+  readonly executor: Executor;
+  readonly sql: Statements;
+}
+
+interface Session extends OpenConnection {
+  readonly pool: Pool;
+  readonly owned: boolean;
+  readonly purgeTimer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * The lifecycle of one backend: pool, migration, purge timer. `connect()` is idempotent and
+ * shares one attempt between concurrent callers; a failed attempt leaves nothing behind, so the
+ * next `connect()` starts afresh. `disconnect()` ends only a pool it created.
+ */
+export class PostgresConnection {
+  private readonly quotedSchema: string;
+  private readonly sql: Statements;
+  private readonly purgeSql: string;
+  private session: Session | undefined;
+  private connecting: Promise<void> | undefined;
+  private disconnecting: Promise<void> | undefined;
+  private purging: Promise<unknown> | undefined;
+
+  constructor(private readonly options: ResolvedPostgresStateOptions) {
+    this.quotedSchema = escapeIdentifier(options.schema);
+    this.sql = createStatements(this.quotedSchema);
+    this.purgeSql = purgeStatement(this.quotedSchema);
+  }
+
+  /** The open session, or `undefined` before `connect()` and after `disconnect()`. */
+  current(): OpenConnection | undefined {
+    return this.session;
+  }
+
+  connect(): Promise<void> {
+    if (this.session) return Promise.resolve();
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  disconnect(): Promise<void> {
+    this.disconnecting ??= this.close().finally(() => {
+      this.disconnecting = undefined;
+    });
+    return this.disconnecting;
+  }
+
+  /** Deletes expired rows now; see `PostgresState.purgeExpired`. */
+  async purgeExpired(): Promise<PurgeResult> {
+    const session = this.session;
+    if (!session) return { values: 0, locks: 0, lists: 0, claims: 0 };
+    return purgeExpiredRows(session.executor, this.purgeSql);
+  }
+
+  private async open(): Promise<void> {
+    // A disconnect still ending the previous pool finishes first, so pools never overlap.
+    await this.disconnecting;
+    const { options } = this;
+    const owned = options.pool === undefined;
+    const pool = options.pool ?? this.createPool(options.url as string);
+    pool.on("error", this.onIdleError);
+    const executor = new Executor(pool, options.timeoutMs, options.logger);
+    try {
+      await executor.withClient("connect", (run) =>
+        runMigrations(run, options.schema, this.quotedSchema, options.logger),
+      );
+    } catch (error) {
+      pool.off("error", this.onIdleError);
+      if (owned) await pool.end().catch(() => {});
+      throw error;
+    }
+    this.session = {
+      executor,
+      sql: this.sql,
+      pool,
+      owned,
+      purgeTimer: this.startPurgeTimer(),
+    };
+  }
+
+  private async close(): Promise<void> {
+    // A connect in progress completes (or fails) first; its session is then closed here.
+    await this.connecting?.catch(() => {});
+    const session = this.session;
+    if (!session) return;
+    // From here on every call rejects with "disconnected"; calls already running finish.
+    this.session = undefined;
+    if (session.purgeTimer) clearInterval(session.purgeTimer);
+    await this.purging;
+    session.pool.off("error", this.onIdleError);
+    // pool.end() waits for checked-out connections to come back, so in-flight calls complete.
+    if (session.owned) await session.pool.end().catch(() => {});
+  }
+
+  private createPool(url: string): Pool {
+    const timeoutMs = Math.ceil(this.options.timeoutMs);
+    return new Pool({
+      connectionString: url,
+      // Opening a connection, and waiting for a free one, are bounded like everything else.
+      connectionTimeoutMillis: timeoutMs,
+      // The server cancels a statement that outlives the budget, so it never keeps running (and
+      // holding row locks) after the caller was told it failed.
+      statement_timeout: timeoutMs,
+      // A transaction left open by a vanished client is rolled back by the server.
+      idle_in_transaction_session_timeout: timeoutMs * 2,
+      // Detects a silently dropped TCP connection instead of waiting on it forever.
+      keepAlive: true,
+      application_name: "baton-state-pg",
+    });
+  }
+
+  private startPurgeTimer(): NodeJS.Timeout | undefined {
+    if (this.options.purgeIntervalMs === 0) return undefined;
+    const timer = setInterval(() => this.purgeInBackground(), this.options.purgeIntervalMs);
+    // The timer alone never keeps the process alive.
+    timer.unref();
+    return timer;
+  }
+
+  private purgeInBackground(): void {
+    if (this.purging) return;
+    const { logger } = this.options;
+    this.purging = this.purgeExpired()
+      .then((purged) => {
+        const total = purged.values + purged.locks + purged.lists + purged.claims;
+        if (total > 0) logger.debug(`purged ${total} expired rows`, purged);
+      })
+      .catch((error: unknown) => {
+        // A failed purge changes nothing visible; the next tick tries again.
+        logger.warn(`purging expired rows failed: ${(error as Error)?.message ?? error}`);
+      })
+      .finally(() => {
+        this.purging = undefined;
+      });
+  }
+
+  /**
+   * An idle pooled connection failed (the server restarted, or terminated it). The pool drops it
+   * and opens a new one on demand; without this listener the event would crash the process.
+   */
+  private readonly onIdleError = (error: Error): void => {
+    this.options.logger.warn(
+      `an idle Postgres connection failed and was dropped from the pool: ${error.message}`,
+    );
+  };
+}

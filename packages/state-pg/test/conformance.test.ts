@@ -1,0 +1,75 @@
+import { describeStateAdapter } from "@baton/conformance";
+import { silentLogger } from "@baton/core";
+import { afterAll, beforeAll } from "vitest";
+import { createPostgresState, type PostgresState } from "../src/index.js";
+import { createAdminPool, dropSchema, sleep, TEST_URL, uniqueSchema } from "./support.js";
+
+// Each test gets its own schema, created by the backend's own migration. The state under test
+// opens its own pool from the URL (the default path: connect creates it, disconnect ends it);
+// its peers share one warm pool, so races still run across many connections while a test does
+// not pay for opening a dozen of them. Postgres judges expiry by its own clock, so time passes
+// for real. A missing server fails every test; nothing skips.
+//
+// Creating a schema costs ~200 ms of DDL and dropping it ~100 ms on a 2-core machine, most of the
+// suite's time if done in line; so the next test's schema is migrated, and the last one dropped,
+// while a test runs (mostly sleeping out TTLs).
+const admin = createAdminPool();
+const drops: Promise<void>[] = [];
+let nextSchema: Promise<string> | undefined;
+
+async function migratedSchema(): Promise<string> {
+  const schema = uniqueSchema();
+  const migrator = createPostgresState({
+    pool: admin,
+    schema,
+    purgeIntervalMs: 0,
+    logger: silentLogger,
+  });
+  await migrator.connect();
+  await migrator.disconnect();
+  return schema;
+}
+
+async function takeSchema(): Promise<string> {
+  const schema = await (nextSchema ?? migratedSchema());
+  nextSchema = migratedSchema();
+  // Surfaces in the next create(); never an unhandled rejection in between.
+  nextSchema.catch(() => {});
+  return schema;
+}
+
+beforeAll(async () => {
+  await admin.query("SELECT 1");
+});
+
+afterAll(async () => {
+  const unused = await nextSchema?.catch(() => undefined);
+  if (unused) drops.push(dropSchema(admin, unused));
+  await Promise.all(drops);
+  await admin.end();
+});
+
+describeStateAdapter("postgres", {
+  create: async () =>
+    createPostgresState({
+      url: TEST_URL,
+      schema: await takeSchema(),
+      purgeIntervalMs: 0,
+      logger: silentLogger,
+    }),
+  createPeer: (state) =>
+    createPostgresState({
+      pool: admin,
+      schema: (state as PostgresState).schema,
+      purgeIntervalMs: 0,
+      logger: silentLogger,
+    }),
+  advanceTime: sleep,
+  shortTtlMs: 300,
+  expirySlackMs: 150,
+  dispose: async (state, peers) => {
+    for (const client of [state, ...peers]) await client.disconnect();
+    // Dropping takes ~100 ms of the server's time; the next test need not wait for it.
+    drops.push(dropSchema(admin, (state as PostgresState).schema));
+  },
+});
