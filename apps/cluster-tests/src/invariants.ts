@@ -1,4 +1,4 @@
-import type { LogEntry } from "./protocol.js";
+import type { LogEntry, RunEntry } from "./protocol.js";
 
 /** What the merged logs of a run prove or disprove. */
 export interface InvariantReport {
@@ -35,9 +35,10 @@ export function checkInvariants(
 ): InvariantReport {
   const overlaps: string[] = [];
   const problems: string[] = [];
-  const starts = entries.filter((entry) => entry.kind === "run-start");
+  const runs = entries.filter((entry): entry is RunEntry => entry.kind !== "settled");
+  const starts = runs.filter((entry) => entry.kind === "run-start");
   const ends = new Map(
-    entries
+    runs
       .filter((entry) => entry.kind === "run-end")
       .map((entry) => [`${entry.worker}:${entry.messageId}`, entry]),
   );

@@ -41,17 +41,20 @@ export type WorkerMessage =
   | { type: "failed"; requestId: number; error: string }
   | { type: "stopped" };
 
+/** A handler run starting or ending, as a worker logged it. */
+export interface RunEntry {
+  kind: "run-start" | "run-end";
+  worker: string;
+  messageId: string;
+  threadId: string;
+  lockKey: string;
+  skipped: string[];
+  fence: number | undefined;
+  atMs: number;
+  aborted?: boolean;
+}
+
 /** One line of a worker's log. Times are `Date.now()`: one machine, one clock. */
 export type LogEntry =
-  | {
-      kind: "run-start" | "run-end";
-      worker: string;
-      messageId: string;
-      threadId: string;
-      lockKey: string;
-      skipped: string[];
-      fence: number | undefined;
-      atMs: number;
-      aborted?: boolean;
-    }
+  | RunEntry
   | { kind: "settled"; worker: string; deliveryKey: string; outcome: string; atMs: number };

@@ -36,7 +36,7 @@ const chat = new Chat({
   userName: "bot",
   adapters: { mock: adapter },
   state: createState(),
-  logger: process.env.BATON_WORKER_LOG ?? "silent",
+  logger: process.env.BATON_WORKER_LOG === "error" ? "error" : "silent",
   concurrency: {
     strategy: config.strategy,
     lockTtlMs: config.lockTtlMs,

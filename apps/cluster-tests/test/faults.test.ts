@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { assertReachable, dropBackend, isolatedBackend } from "../src/backends.js";
 import { pause, readLogs, startWorker, type WorkerHandle, waitFor } from "../src/cluster.js";
 import { checkInvariants } from "../src/invariants.js";
-import type { BackendSpec, LogEntry, WorkerConfig } from "../src/protocol.js";
+import type { BackendSpec, LogEntry, RunEntry, WorkerConfig } from "../src/protocol.js";
 
 const LOCK_TTL_MS = 1_000;
 const SWEEP_INTERVAL_MS = 500;
@@ -36,10 +36,8 @@ async function worker(backend: BackendSpec, name: string, dir: string): Promise<
   return handle;
 }
 
-function runsOf(entries: LogEntry[], kind: "run-start" | "run-end") {
-  return entries.filter(
-    (entry): entry is Extract<LogEntry, { kind: "run-start" }> => entry.kind === kind,
-  );
+function runsOf(entries: LogEntry[], kind: RunEntry["kind"]): RunEntry[] {
+  return entries.filter((entry): entry is RunEntry => entry.kind === kind);
 }
 
 for (const kind of ["redis", "postgres"] as const) {
