@@ -59,8 +59,9 @@ export function rehydrateEntry(
     throw new Error(`no adapter named ${JSON.stringify(value?.adapter)} is registered`);
   }
   const rehydrate = adapter.rehydrateAttachment?.bind(adapter);
+  // Entries are JSON, so no attachment arrives with a fetcher: each goes through the adapter.
   const attachments = parsed.attachments.map((attachment) =>
-    rehydrate && !attachment.fetchData ? rehydrate(attachment) : attachment,
+    rehydrate ? rehydrate(attachment) : attachment,
   );
   const message = new Message({ ...parsed, threadId: value.threadId, attachments });
   return {

@@ -215,6 +215,23 @@ describe("Chat", () => {
       expect(received).toEqual([false]);
     });
 
+    it("should match Teams-style reactions (EmojiValue with string filter)", async () => {
+      const h = await createChatHarness();
+      const byName: string[] = [];
+      const byRaw: string[] = [];
+      h.chat.onReaction("thumbs_up", (event) => {
+        byName.push(event.rawEmoji);
+      });
+      h.chat.onReaction("like", (event) => {
+        byRaw.push(event.emoji);
+      });
+
+      await h.chat.processReaction(h.adapter, reaction({ emoji: "thumbs_up", rawEmoji: "like" }));
+
+      expect(byName).toEqual(["like"]);
+      expect(byRaw).toEqual(["thumbs_up"]);
+    });
+
     it("should include thread property in ReactionEvent", async () => {
       const h = await createChatHarness();
       const received: ReactionHandlerEvent<Thread>[] = [];

@@ -15,7 +15,11 @@ describe("AdmissionBound", () => {
       rejection = error;
     }
     expect(rejection).toBeInstanceOf(AdmissionRejectedError);
-    expect(rejection).toMatchObject({ scope: "instance", retryAfterMs: 1_500, code: "ADMISSION_REJECTED" });
+    expect(rejection).toMatchObject({
+      scope: "instance",
+      retryAfterMs: 1_500,
+      code: "ADMISSION_REJECTED",
+    });
     expect(bound.inUse).toBe(3);
   });
 

@@ -1,0 +1,67 @@
+/**
+ * Reasons shared by several upstream files. Each names what Baton lacks or does instead, in
+ * words a reviewer can check against the code.
+ */
+
+/** Upstream's streaming posts. */
+export const NO_STREAMING =
+  "not built: Baton has no streaming posts — post() refuses an async iterable with a ValidationError, and upstream's streaming options are ignored with a warning";
+
+/** Upstream's modals (`openModal`, modal submit). */
+export const NO_MODALS = "not built: Baton has no modals (no openModal, no modal submit events)";
+
+/** Upstream's callbackUrl tokens on cards and modals. */
+export const NO_CALLBACK_URL =
+  "not built: Baton has no callbackUrl tokens (cards and modals are not built either)";
+
+/** Upstream's JSX and card elements. */
+export const NO_CARDS =
+  "not built: Baton posts text only — PostableMessage is a string, { markdown } or { raw }; no cards, JSX or mdast";
+
+/** Upstream's message subject (`message.subject`, `fetchSubject`). */
+export const NO_SUBJECT = "not built: Baton's Message has no subject and adapters no fetchSubject";
+
+/** Upstream's scheduled messages. */
+export const NO_SCHEDULE =
+  "not built: Baton has no scheduled messages (no schedule(), no scheduleMessage)";
+
+/** Upstream's ephemeral posts on Thread and Channel. */
+export const NO_EPHEMERAL =
+  "not built: Thread and Channel have no postEphemeral (the adapter contract has an optional postEphemeral the core does not call yet)";
+
+/** Upstream's `mentionUser`. */
+export const NO_MENTION_USER = "not built: Thread and Channel have no mentionUser";
+
+/** Upstream's `direction` option of `fetchMessages`. */
+export const NO_DIRECTION =
+  "not built: Baton's fetchMessages has no direction option; history pages are always newest first";
+
+/** Upstream's Thread and Channel JSON forms and revivers. */
+export const NO_THREAD_JSON =
+  "not built: Thread and Channel have no JSON form; only Message round-trips (toJSON / Message.fromJSON)";
+
+/** Upstream's `@workflow/serde` integration. */
+export const NO_WORKFLOW_SERDE =
+  "not built: Baton has no @workflow/serde integration (WORKFLOW_SERIALIZE / WORKFLOW_DESERIALIZE)";
+
+/** Upstream's `SentMessage` as a full message. */
+export const NO_SENT_MESSAGE_FIELDS =
+  "not built: Baton's SentMessageHandle carries id, threadId and raw, not the posted message's author, text or toJSON";
+
+/** Upstream's channel visibility. */
+export const NO_CHANNEL_VISIBILITY =
+  "not built: Baton's Thread and Channel have no channelVisibility";
+
+/** Upstream's state tests that run against a mocked driver. */
+export const MOCKED_DRIVER =
+  "tests a mocked driver; Baton runs this backend against a real server, through the State conformance suite and its own server tests (DESIGN §10)";
+
+/** Upstream's tests that only check that something is a function. */
+export const VACUOUS =
+  "only checks that a function exists; the State conformance suite calls every method against a real server";
+
+/** The ADR behind the conformance suite and the State contract. */
+export const ADR_STATE_CONTRACT = "docs/adr/0001-state-contract-and-fencing-tokens.md";
+
+/** The ADR with the table of small differences. */
+export const ADR_COMPATIBILITY = "docs/adr/0003-upstream-compatibility-policy.md";

@@ -1,0 +1,3 @@
+import { runCli } from "./cli.js";
+
+process.exitCode = runCli(process.argv.slice(2));

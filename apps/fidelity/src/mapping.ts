@@ -1,0 +1,89 @@
+/**
+ * Which Baton test files port which upstream test file. Globs are relative to the repository
+ * root; a glob that matches nothing yet contributes no titles. An upstream title counts as matched
+ * only by a Baton test in the files mapped to its own upstream file.
+ */
+export interface FileMapping {
+  /** The upstream test file, as named in the manifest (`packages/chat/src/chat.test.ts`). */
+  readonly upstream: string;
+  /** Baton files whose test titles may match it: globs, or part of a file (see {@link BatonPart}). */
+  readonly baton: readonly (string | BatonPart)[];
+  /** Why these files, when it is not obvious. */
+  readonly note?: string;
+}
+
+/** Only the tests of some top-level describe blocks of the files a glob matches. */
+export interface BatonPart {
+  readonly glob: string;
+  /** Names of top-level describe blocks whose tests count. */
+  readonly under: readonly string[];
+}
+
+/** State conformance cases (`defineCases`), run by every backend against its real store. */
+const CONFORMANCE_CASES = "packages/conformance/src/cases/**/*.ts";
+
+/** The mapped file pairs, in report order. */
+export const FILE_MAPPINGS: readonly FileMapping[] = [
+  {
+    upstream: "packages/chat/src/chat.test.ts",
+    baton: [
+      "packages/core/test/chat/**/*.test.ts",
+      "packages/core/test/runtime/chat-config.test.ts",
+    ],
+    note: "chat-config.test.ts holds the ported config checks of `concurrency: concurrent`.",
+  },
+  {
+    upstream: "packages/chat/src/thread.test.ts",
+    baton: ["packages/core/test/runtime/thread.test.ts"],
+  },
+  {
+    upstream: "packages/chat/src/channel.test.ts",
+    baton: [
+      "packages/core/test/runtime/channel.test.ts",
+      {
+        glob: "packages/core/test/runtime/thread.test.ts",
+        under: ["thread.channel", "thread.messages (newest first)"],
+      },
+    ],
+    note: "upstream's channel.test.ts also tests `thread.channel` and `thread.messages`; Baton has those blocks in thread.test.ts.",
+  },
+  {
+    upstream: "packages/chat/src/message.test.ts",
+    baton: ["packages/core/test/message.test.ts"],
+  },
+  {
+    upstream: "packages/chat/src/serialization.test.ts",
+    baton: [
+      "packages/core/test/message.test.ts",
+      "packages/core/test/serialization.test.ts",
+      "packages/core/test/runtime/serialization.test.ts",
+    ],
+  },
+  {
+    upstream: "packages/chat/src/errors.test.ts",
+    baton: ["packages/core/test/errors.test.ts"],
+  },
+  {
+    upstream: "packages/chat/src/logger.test.ts",
+    baton: ["packages/core/test/logger.test.ts"],
+  },
+  {
+    upstream: "packages/state-memory/src/index.test.ts",
+    baton: [CONFORMANCE_CASES, "packages/state-memory/test/**/*.test.ts"],
+  },
+  {
+    upstream: "packages/state-redis/src/index.test.ts",
+    baton: [CONFORMANCE_CASES, "packages/state-redis/test/**/*.test.ts"],
+  },
+  {
+    upstream: "packages/state-pg/src/index.test.ts",
+    baton: [CONFORMANCE_CASES, "packages/state-pg/test/**/*.test.ts"],
+  },
+];
+
+/** Every Baton test file, for spotting a missing title that a file outside the mapping has. */
+export const ALL_BATON_TESTS: readonly string[] = [
+  "packages/*/test/**/*.test.ts",
+  "packages/*/src/**/*.test.ts",
+  CONFORMANCE_CASES,
+];
