@@ -55,6 +55,14 @@ export {
   type WebhookOptions,
 } from "./contracts/index.js";
 export {
+  assertEnqueueOptions,
+  assertOptionalTtlMs,
+  assertPlainObject,
+  assertPositiveInteger,
+  assertStateKey,
+  assertTtlMs,
+} from "./contracts/state-arguments.js";
+export {
   AdmissionBound,
   type AdmissionLimits,
   type AdmissionScope,

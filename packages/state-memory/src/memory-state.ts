@@ -15,7 +15,13 @@ import {
   ValidationError,
 } from "@baton/core";
 import { ExpiringMap } from "./expiring-map.js";
-import { assertKey, assertOptionalTtlMs, assertPlainObject, assertTtlMs } from "./validate.js";
+import {
+  assertEnqueueOptions,
+  assertKey,
+  assertOptionalTtlMs,
+  assertPlainObject,
+  assertTtlMs,
+} from "./validate.js";
 
 /** Options of {@link createMemoryState}. */
 export interface MemoryStateOptions {
@@ -337,19 +343,6 @@ export class MemoryState implements StateAdapter {
     }
     if (key !== undefined) assertKey(step, key);
   }
-}
-
-function assertEnqueueOptions(options: EnqueueOptions): void {
-  const problems: string[] = [];
-  if (!Number.isInteger(options?.maxSize) || options.maxSize < 1) {
-    problems.push(`maxSize must be a positive integer, got ${options?.maxSize}`);
-  }
-  if (options?.onFull !== "drop-oldest" && options?.onFull !== "drop-newest") {
-    problems.push(
-      `onFull must be "drop-oldest" or "drop-newest", got ${JSON.stringify(options?.onFull)}`,
-    );
-  }
-  if (problems.length > 0) throw new ValidationError(problems.join("; "), { step: "enqueue" });
 }
 
 /** Creates an in-memory State backend. Call `connect()` before use. */
