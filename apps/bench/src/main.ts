@@ -1,0 +1,123 @@
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { serverUrlsFromEnv } from "./backends.js";
+import { describeEnvironment } from "./environment.js";
+import { benchmarksMarkdown } from "./markdown.js";
+import { consoleTable, progressLine } from "./report.js";
+import { BACKENDS, runBench } from "./run-bench.js";
+import { SCENARIO_NAMES } from "./scenarios.js";
+
+const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
+
+  --messages N     measured messages per scenario and implementation (default 300)
+  --warmup N       warm-up messages before each measurement (default 30)
+  --backends LIST  comma-separated: memory,redis,postgres (default all)
+  --scenarios LIST comma-separated: ${SCENARIO_NAMES.join(",")} (default all)
+  --out PATH       where to write the report (default docs/benchmarks.md)
+  --no-write       print only; leave docs/benchmarks.md alone
+
+Servers: BATON_REDIS_URL (default redis://127.0.0.1:6379),
+BATON_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test).`;
+
+/** The repository's docs/benchmarks.md, whatever the working directory. */
+const DEFAULT_OUT = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      messages: { type: "string", default: "300" },
+      warmup: { type: "string", default: "30" },
+      backends: { type: "string", default: BACKENDS.join(",") },
+      scenarios: { type: "string", default: SCENARIO_NAMES.join(",") },
+      out: { type: "string", default: DEFAULT_OUT },
+      "no-write": { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const messages = positiveInteger("--messages", values.messages);
+  const warmupMessages = positiveInteger("--warmup", values.warmup, true);
+  const backends = listOf("--backends", values.backends, BACKENDS);
+  const scenarios = listOf("--scenarios", values.scenarios, SCENARIO_NAMES);
+  const urls = serverUrlsFromEnv();
+
+  const environment = await describeEnvironment(urls, backends);
+  console.log(
+    `Baton vs upstream chat: ${messages} messages per run (+${warmupMessages} warm-up), ` +
+      `node ${environment.node}, ${environment.cores} cores, load ${environment.loadAverage.toFixed(2)}`,
+  );
+  const results = await runBench({
+    backends,
+    scenarios,
+    messages,
+    warmupMessages,
+    urls,
+    onResult: (result) => console.log(progressLine(result)),
+  });
+  console.log(`\n${consoleTable(results)}\n`);
+
+  if (!values["no-write"]) {
+    const markdown = benchmarksMarkdown({
+      environment,
+      results,
+      messages,
+      warmupMessages,
+      batonRevision: gitRevision(),
+    });
+    await writeFile(values.out, markdown);
+    console.log(`wrote ${values.out}`);
+  }
+}
+
+function positiveInteger(flag: string, text: string, zeroAllowed = false): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < (zeroAllowed ? 0 : 1)) {
+    throw new Error(
+      `${flag} must be a ${zeroAllowed ? "non-negative" : "positive"} integer, got ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+}
+
+function listOf<T extends string>(flag: string, text: string, allowed: readonly T[]): T[] {
+  const items = text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const unknown = items.filter((item) => !allowed.includes(item as T));
+  if (unknown.length > 0 || items.length === 0) {
+    throw new Error(
+      `${flag} takes a comma-separated list of ${allowed.join(", ")}; got ${JSON.stringify(text)}`,
+    );
+  }
+  return items as T[];
+}
+
+/** `abc1234`, with `+ local changes` when the work tree differs from it. */
+function gitRevision(): string {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      encoding: "utf8",
+    }).trim();
+    const dirty =
+      execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim() !== "";
+    return `\`${commit}\`${dirty ? " + local changes" : ""}`;
+  } catch {
+    return "an unknown revision";
+  }
+}
+
+main().then(
+  // The State clients' sockets and timers are closed, but a stray handle must not keep a
+  // finished bench alive.
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,50 @@
+import {
+  messagesPerSecond,
+  milliseconds,
+  problems,
+  roundTripsPerMessage,
+  stateCallsPerMessage,
+  textTable,
+} from "./format.js";
+import type { BenchResult } from "./run-bench.js";
+
+/** The header of the console table (also used for one-line progress). */
+const COLUMNS = [
+  "backend",
+  "scenario",
+  "impl",
+  "msgs/s",
+  "round trips/msg",
+  "state calls/msg",
+  "p50 ms",
+  "p95 ms",
+  "handler runs",
+  "check",
+] as const;
+
+function row(result: BenchResult): string[] {
+  const m = result.measurement;
+  return [
+    result.backend,
+    result.scenario,
+    result.implementation,
+    messagesPerSecond(m),
+    roundTripsPerMessage(result),
+    stateCallsPerMessage(m),
+    milliseconds(m.latencyMs?.p50),
+    milliseconds(m.latencyMs?.p95),
+    String(m.handlerRuns),
+    problems(m),
+  ];
+}
+
+/** The results as a plain-text table for the terminal. */
+export function consoleTable(results: readonly BenchResult[]): string {
+  return textTable(COLUMNS, results.map(row));
+}
+
+/** One line per finished measurement, so a long run shows progress. */
+export function progressLine(result: BenchResult): string {
+  const cells = row(result);
+  return COLUMNS.map((name, index) => `${name}=${cells[index]}`).join(" ");
+}
