@@ -1,4 +1,5 @@
 import type { Lock, LockState } from "../contracts/state.js";
+import { assertTtlMs } from "../contracts/state-arguments.js";
 import { ValidationError } from "../errors/index.js";
 
 /**
@@ -31,17 +32,10 @@ export interface HoldOptions {
 
 /** Validates hold options; throws a `ValidationError` naming the bad field. */
 export function assertHoldOptions(options: HoldOptions, step: string): void {
-  assertTtlMs(options?.ttlMs, step);
+  assertTtlMs(step, options?.ttlMs as number);
   const owner = options.owner;
   if (owner !== undefined && typeof owner !== "string") {
     throw new ValidationError(`owner must be a string, got ${JSON.stringify(owner)}`, { step });
-  }
-}
-
-/** Validates a positive, finite TTL. */
-export function assertTtlMs(ttlMs: unknown, step: string): asserts ttlMs is number {
-  if (typeof ttlMs !== "number" || !(ttlMs > 0) || !Number.isFinite(ttlMs)) {
-    throw new ValidationError(`ttlMs must be a positive number of ms, got ${ttlMs}`, { step });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../contracts/logger.js";
 import type { ClaimState, KeyValueState } from "../contracts/state.js";
+import { assertTtlMs } from "../contracts/state-arguments.js";
 import { LockLostError, ValidationError } from "../errors/index.js";
 
 /** Options of `thread.once` and `chat.once`. */
@@ -78,9 +79,7 @@ export async function runOnce<T>(
   const step = `run once ${key}`;
   if (typeof work !== "function") throw new ValidationError("once needs a function", { step });
   const ttlMs = options?.ttlMs;
-  if (typeof ttlMs !== "number" || !(ttlMs > 0) || !Number.isFinite(ttlMs)) {
-    throw new ValidationError(`ttlMs must be a positive number of ms, got ${ttlMs}`, { step });
-  }
+  assertTtlMs(step, ttlMs);
   const { state, clock, logger } = deps;
   const sentAtMs = clock.now();
   const claim = await state.claim(key, ttlMs);

@@ -1,18 +1,23 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Clock, ClockTimer } from "../clock/clock.js";
 import { ValidationError } from "../errors/index.js";
-import { type GatePath, GateTree, type GateWaiter } from "./gate-tree.js";
+import {
+  acquireSteps,
+  coversExclusive,
+  coversLive,
+  type Frame,
+  type GateScope,
+  type Hold,
+  isPrefix,
+  liveHolds,
+  originOf,
+  pathOf,
+  prefixesOf,
+  type Step,
+} from "./gate-frames.js";
+import { GateTree } from "./gate-tree.js";
 
-/**
- * Which installations an exclusive action excludes (DESIGN §7.2). An installation is one adapter
- * with one tenant (`ProcessOptions.tenantId`):
- *
- * - `{ adapter, tenant }` — that tenant's installation only.
- * - `{ adapter }` — the adapter-wide installation: turns of the adapter that carry no tenant,
- *   AND every tenant of that adapter (the adapter's credentials and connection serve them all).
- * - `"all"` — every installation of every adapter (used by `chat.shutdown()`).
- */
-export type GateScope = "all" | { readonly adapter: string; readonly tenant?: string | undefined };
+export type { GateScope } from "./gate-frames.js";
 
 /**
  * The outcome of {@link TurnGate.tryWithExclusive}. After `acquired: false` the action has not
@@ -36,32 +41,12 @@ export interface TurnOptions<TTag> {
   readonly tag?: TTag;
 }
 
-/** One share a frame took on a node; lent to upgrades, returned when the last one ends. */
-interface Hold {
-  readonly path: GatePath;
-  /** Upgrades currently borrowing this share; while above 0 the share is not counted. */
-  lent: number;
-  ended: boolean;
-}
-
-/** What an async context is running: a turn, an exclusive action, nested in its parent's. */
-interface Frame<TTag> {
-  readonly parent: Frame<TTag> | undefined;
-  readonly kind: "turn" | "exclusive";
-  readonly holds: Hold[];
-  /** For an exclusive frame: the node it holds exclusively. */
-  readonly exclusivePath: GatePath | undefined;
-  /** Exclusive requests of one origin are siblings: they queue, never conflict. */
-  readonly origin: object;
-  readonly tag: TTag | undefined;
-  ended: boolean;
-}
-
-interface Step {
-  readonly path: GatePath;
-  readonly exclusive: boolean;
-  readonly bypass: boolean;
-}
+/**
+ * One storage for every gate in the process: with Node 20's AsyncLocalStorage every instance
+ * ever entered costs every later promise some work, so a gate per `Chat` (tests create
+ * thousands) would slow the whole process down. The store maps each gate to its current frame.
+ */
+const frames = new AsyncLocalStorage<ReadonlyMap<object, Frame<unknown>>>();
 
 /**
  * The turn gate of one `Chat` (DESIGN §7.2), in-process, per installation. Handler runs are
@@ -86,7 +71,6 @@ interface Step {
  */
 export class TurnGate<TTag = unknown> {
   private readonly tree = new GateTree();
-  private readonly context = new AsyncLocalStorage<Frame<TTag> | undefined>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -102,7 +86,7 @@ export class TurnGate<TTag = unknown> {
     options: TurnOptions<TTag> = {},
   ): Promise<T> {
     const path = pathOf(scope, "run turn");
-    const parent = this.context.getStore();
+    const parent = this.current();
     const frame: Frame<TTag> = {
       parent,
       kind: "turn",
@@ -119,7 +103,7 @@ export class TurnGate<TTag = unknown> {
     }));
     await this.admit(frame, steps, options.signal);
     try {
-      return await this.context.run(frame, fn);
+      return await this.within(frame, fn);
     } finally {
       this.end(frame);
     }
@@ -164,7 +148,7 @@ export class TurnGate<TTag = unknown> {
    * exclusive action waits for.
    */
   runDetached<T>(fn: () => T | Promise<T>): Promise<T> {
-    return this.context.run(undefined, async () => fn());
+    return this.within(undefined, async () => fn());
   }
 
   /**
@@ -172,7 +156,7 @@ export class TurnGate<TTag = unknown> {
    * matches; `undefined` outside turns, in detached work and after the turn ended.
    */
   findTag(match: (tag: TTag) => boolean): TTag | undefined {
-    for (let frame = this.context.getStore(); frame; frame = frame.parent) {
+    for (let frame = this.current(); frame; frame = frame.parent) {
       if (frame.kind !== "turn" || frame.ended || frame.tag === undefined) continue;
       if (match(frame.tag)) return frame.tag;
     }
@@ -201,7 +185,7 @@ export class TurnGate<TTag = unknown> {
     step: string,
   ): Promise<ExclusiveAttempt<T>> {
     const path = pathOf(scope, step);
-    const parent = this.context.getStore();
+    const parent = this.current();
     // Inside an action that already excludes this scope: part of that action, run inline.
     if (coversExclusive(parent, path)) return { acquired: true, value: await fn() };
     const origin = originOf(parent);
@@ -229,7 +213,7 @@ export class TurnGate<TTag = unknown> {
     const admitted = await this.admitBefore(frame, steps, deadline, () => this.giveBack(lent));
     if (!admitted) return { acquired: false, reason: "timeout" };
     try {
-      return { acquired: true, value: await this.context.run(frame, fn) };
+      return { acquired: true, value: await this.within(frame, fn) };
     } finally {
       // The turn's share comes back BEFORE the gate reopens: an action queued behind this one
       // must then wait for the rest of the turn.
@@ -238,12 +222,25 @@ export class TurnGate<TTag = unknown> {
     }
   }
 
+  /** This gate's frame in the current async context. */
+  private current(): Frame<TTag> | undefined {
+    return frames.getStore()?.get(this) as Frame<TTag> | undefined;
+  }
+
+  /** Runs `fn` with `frame` as this gate's frame (none: outside every turn of this gate). */
+  private within<R>(frame: Frame<TTag> | undefined, fn: () => R): R {
+    const next = new Map(frames.getStore());
+    if (frame) next.set(this, frame as Frame<unknown>);
+    else next.delete(this);
+    return frames.run(next, fn);
+  }
+
   /** Waits for every step; rejects (having taken nothing) when `signal` aborts first. */
   private admit(frame: Frame<TTag>, steps: readonly Step[], signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       // Declared first: the acquisition may complete synchronously and call onDone at once.
       let onAbort = () => {};
-      const acquisition = this.acquire(frame, steps, () => {
+      const acquisition = acquireSteps(this.tree, frame, steps, () => {
         signal?.removeEventListener("abort", onAbort);
         resolve();
       });
@@ -269,7 +266,7 @@ export class TurnGate<TTag = unknown> {
   ): Promise<boolean> {
     return new Promise((resolve) => {
       let timer: ClockTimer | undefined;
-      const acquisition = this.acquire(frame, steps, () => {
+      const acquisition = acquireSteps(this.tree, frame, steps, () => {
         if (timer !== undefined) this.clock.clearTimeout(timer);
         resolve(true);
       });
@@ -285,53 +282,6 @@ export class TurnGate<TTag = unknown> {
       if (deadline === 0) giveUp();
       else timer = this.clock.setTimeout(giveUp, deadline);
     });
-  }
-
-  /** Takes the steps in order, top-down; synchronous where the gate is open. */
-  private acquire(frame: Frame<TTag>, steps: readonly Step[], onDone: () => void) {
-    const tree = this.tree;
-    let index = 0;
-    let current: { path: GatePath; waiter: GateWaiter } | undefined;
-    let done = false;
-    let cancelled = false;
-    const taken = (step: Step) => {
-      index += 1;
-      current = undefined;
-      if (!step.exclusive) frame.holds.push({ path: step.path, lent: 0, ended: false });
-    };
-    const advance = () => {
-      while (index < steps.length) {
-        const step = steps[index] as Step;
-        const onGrant = () => {
-          taken(step);
-          advance();
-        };
-        const waiter = step.exclusive
-          ? tree.requestExclusive(step.path, frame.origin, onGrant)
-          : tree.requestShare(step.path, step.bypass, frame.origin, onGrant);
-        if (waiter.state !== "granted") {
-          current = { path: step.path, waiter };
-          return;
-        }
-        taken(step);
-      }
-      done = true;
-      onDone();
-    };
-    advance();
-    return {
-      get done() {
-        return done || cancelled;
-      },
-      /** Withdraws the waiting request and gives back every share taken; false if too late. */
-      cancel: (): boolean => {
-        if (done || cancelled || !current) return false;
-        if (!tree.cancel(current.path, current.waiter)) return false;
-        cancelled = true;
-        for (const hold of frame.holds.splice(0).reverse()) tree.releaseShare(hold.path);
-        return true;
-      },
-    };
   }
 
   private lend(hold: Hold): void {
@@ -358,72 +308,4 @@ export class TurnGate<TTag = unknown> {
       if (hold.lent === 0) this.tree.releaseShare(hold.path);
     }
   }
-}
-
-function pathOf(scope: GateScope, step: string): GatePath {
-  if (scope === "all") return [];
-  const adapter = (scope as { adapter?: unknown } | null)?.adapter;
-  if (typeof adapter !== "string" || adapter.length === 0) {
-    throw new ValidationError(
-      `a gate scope is "all" or { adapter, tenant? } with a non-empty adapter name, got ${JSON.stringify(scope)}`,
-      { step },
-    );
-  }
-  const tenant = scope.tenant;
-  if (tenant === undefined) return [adapter];
-  if (typeof tenant !== "string" || tenant.length === 0) {
-    throw new ValidationError(`tenant must be a non-empty string, got ${JSON.stringify(tenant)}`, {
-      step,
-    });
-  }
-  return [adapter, tenant];
-}
-
-/** `[]`, `[a]`, `[a, t]` for `[a, t]`: the nodes a request passes, top-down. */
-function prefixesOf(path: GatePath): GatePath[] {
-  return Array.from({ length: path.length + 1 }, (_, length) => path.slice(0, length));
-}
-
-/** True when `outer` is `inner` or one of its ancestors. */
-function isPrefix(outer: GatePath, inner: GatePath): boolean {
-  return outer.length <= inner.length && outer.every((key, index) => inner[index] === key);
-}
-
-/** Shares of the context's frames that are still running (lent or not). */
-function liveHolds<TTag>(frame: Frame<TTag> | undefined): Hold[] {
-  const holds: Hold[] = [];
-  for (let current = frame; current; current = current.parent) {
-    if (!current.ended) holds.push(...current.holds.filter((hold) => !hold.ended));
-  }
-  return holds;
-}
-
-/** True when the context runs inside a live exclusive action that covers `path`. */
-function coversExclusive<TTag>(frame: Frame<TTag> | undefined, path: GatePath): boolean {
-  for (let current = frame; current; current = current.parent) {
-    if (current.ended || current.kind !== "exclusive" || !current.exclusivePath) continue;
-    if (isPrefix(current.exclusivePath, path)) return true;
-  }
-  return false;
-}
-
-/**
- * True when the context already holds a counted share on `path`, or runs inside an exclusive
- * action covering it: a request there must not wait for the gate its own work keeps closed.
- */
-function coversLive<TTag>(frame: Frame<TTag> | undefined, path: GatePath): boolean {
-  if (coversExclusive(frame, path)) return true;
-  return liveHolds(frame).some((hold) => hold.lent === 0 && samePath(hold.path, path));
-}
-
-function samePath(a: GatePath, b: GatePath): boolean {
-  return a.length === b.length && isPrefix(a, b);
-}
-
-/** The origin of requests made from this context: its innermost running frame's, or a new one. */
-function originOf<TTag>(frame: Frame<TTag> | undefined): object {
-  for (let current = frame; current; current = current.parent) {
-    if (!current.ended) return current.origin;
-  }
-  return {};
 }

@@ -1,9 +1,9 @@
 import type { Strategy } from "../concurrency/strategy.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Lock } from "../contracts/state.js";
+import { assertTtlMs } from "../contracts/state-arguments.js";
 import {
   assertHoldOptions,
-  assertTtlMs,
   extendHeld,
   type HoldHandle,
   type HoldOptions,
@@ -144,9 +144,9 @@ export class ChatCoordination implements ThreadCoordination {
   }
 
   /** Moves a hold's expiry to `ttlMs` from now; false for a stale handle (never resurrects). */
-  extendHold(handle: HoldHandle | string, ttlMs: number): Promise<boolean> {
+  async extendHold(handle: HoldHandle | string, ttlMs: number): Promise<boolean> {
     const held = parseHoldHandle(handle, "extend hold");
-    assertTtlMs(ttlMs, "extend hold");
+    assertTtlMs("extend hold", ttlMs);
     return extendHeld(this.deps.config.state, held, ttlMs);
   }
 

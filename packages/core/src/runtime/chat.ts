@@ -4,7 +4,6 @@ import type {
   DeliveryResult,
   ProcessOptions,
   ReceiveResult,
-  WebhookOptions,
 } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
@@ -44,6 +43,7 @@ import { filtered } from "./handler-filters.js";
 import { Lifecycle } from "./lifecycle.js";
 import { type StrategyWiring, wireStrategy } from "./strategy-wiring.js";
 import { type Thread, ThreadImpl } from "./thread.js";
+import { type WebhookHandlers, webhookHandlers } from "./webhook-handlers.js";
 
 type Filter = string | readonly string[];
 
@@ -58,10 +58,7 @@ export interface ShutdownOptions {
  * and throws one `ConfigError` listing every problem.
  */
 export class Chat implements ChatHost {
-  readonly webhooks: Record<
-    string,
-    (request: Request, options?: WebhookOptions) => Promise<Response>
-  >;
+  readonly webhooks: WebhookHandlers;
   private readonly config: ResolvedChatConfig;
   private readonly registry = new HandlerRegistry<Thread, Channel>();
   private readonly lifecycle: Lifecycle;
@@ -110,15 +107,7 @@ export class Chat implements ChatHost {
       threadFor,
       channelFor: (adapter, channelId) => this.channelOn(adapter, channelId),
     });
-    this.webhooks = Object.fromEntries(
-      Object.entries(this.config.adapters).map(([name, adapter]) => [
-        name,
-        async (request: Request, options?: WebhookOptions) => {
-          await this.initialize();
-          return adapter.handleWebhook(request, options);
-        },
-      ]),
-    );
+    this.webhooks = webhookHandlers(this.config.adapters, () => this.initialize());
   }
 
   /** Connects the State and initializes every adapter; shared by concurrent callers, retried after a failure. */
@@ -308,13 +297,21 @@ export class Chat implements ChatHost {
     );
   }
 
-  processMessageUpdated(adapter: Adapter, message: Message, options?: ProcessOptions) {
+  processMessageUpdated(
+    adapter: Adapter,
+    message: Message,
+    options?: ProcessOptions,
+  ): Promise<void> {
     return this.eventTurn(adapter, options, (registered) =>
       this.events.messageUpdated(registered, message),
     );
   }
 
-  processMessageDeleted(adapter: Adapter, event: MessageDeletedEvent, options?: ProcessOptions) {
+  processMessageDeleted(
+    adapter: Adapter,
+    event: MessageDeletedEvent,
+    options?: ProcessOptions,
+  ): Promise<void> {
     return this.eventTurn(adapter, options, (registered) =>
       this.events.messageDeleted(registered, event),
     );
