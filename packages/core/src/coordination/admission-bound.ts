@@ -71,6 +71,11 @@ export class AdmissionBound {
     };
   }
 
+  /** The `Retry-After` hint this bound gives with a rejection. */
+  get retryAfterMs(): number {
+    return this.limits.retryAfterMs;
+  }
+
   /** Deliveries admitted and not yet released. */
   get inUse(): number {
     return this.inUseCount;

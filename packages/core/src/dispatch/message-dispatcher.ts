@@ -151,9 +151,14 @@ export class MessageDispatcher {
 
   private admit(adapter: Adapter, tenant: string | undefined): Permit {
     if (this.options.isClosed()) {
-      throw new AdmissionRejectedError("shutdown", 5_000, "the bot is shutting down", {
-        step: `admit ${adapter.name} delivery`,
-      });
+      throw new AdmissionRejectedError(
+        "shutdown",
+        this.options.admission.retryAfterMs,
+        "the bot is shutting down",
+        {
+          step: `admit ${adapter.name} delivery`,
+        },
+      );
     }
     return this.options.admission.admit({ adapter: adapter.name, tenant });
   }

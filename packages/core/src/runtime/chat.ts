@@ -380,6 +380,7 @@ export class Chat implements ChatHost {
   ): Promise<void> {
     await this.initialize();
     const registered = this.registered(adapter);
+    this.lifecycle.refuseIfClosed(`admit ${registered.name} event`);
     const installation = { adapter: registered.name, tenant: options?.tenantId };
     await this.lifecycle.track(this.coordination.gate.runTurn(installation, () => run(registered)));
   }

@@ -1,6 +1,6 @@
 import type { ChatHost } from "../contracts/adapter.js";
 import type { TurnGate } from "../coordination/turn-gate.js";
-import { ShutdownError } from "../errors/index.js";
+import { AdmissionRejectedError, ShutdownError } from "../errors/index.js";
 import type { ResolvedChatConfig } from "./chat-config.js";
 import type { StrategyWiring } from "./strategy-wiring.js";
 
@@ -35,6 +35,22 @@ export class Lifecycle {
   /** True once shutdown began: new deliveries are refused. */
   get closed(): boolean {
     return this.abort.signal.aborted;
+  }
+
+  /**
+   * Refuses work once shutdown began, like admission does for messages: events are not run
+   * against a State about to disconnect, and the platform retries them elsewhere.
+   */
+  refuseIfClosed(step: string): void {
+    if (!this.closed) return;
+    throw new AdmissionRejectedError(
+      "shutdown",
+      this.config.retryAfterMs,
+      "the bot is shutting down",
+      {
+        step,
+      },
+    );
   }
 
   attach(wiring: StrategyWiring): void {

@@ -105,3 +105,25 @@ describe("shutdown (DESIGN §8)", () => {
     expect(queueDepths).toEqual([1]);
   });
 });
+
+describe("events during shutdown", () => {
+  it("refuses actions and reactions once shutdown began, so none runs against a closing State", async () => {
+    const h = await createChatHarness({ retryAfterMs: 3_000 });
+    let ran = 0;
+    h.chat.onAction(() => {
+      ran += 1;
+    });
+    await h.chat.shutdown();
+    const action = {
+      actionId: "approve",
+      user: { userId: "U1", userName: "u", fullName: "U", isBot: false, isMe: false },
+      messageId: "m1",
+      threadId: "mock:C1:T1",
+    } as const;
+    await expect(h.chat.processAction(h.adapter, action)).rejects.toMatchObject({
+      code: "ADMISSION_REJECTED",
+      retryAfterMs: 3_000,
+    });
+    expect(ran).toBe(0);
+  });
+});

@@ -121,7 +121,7 @@ describe("the turn gate inside Chat (DESIGN §7.2)", () => {
     expect(line.at("rotating handler resumes")).toBe(line.at("rotate end"));
   });
 
-  it("disconnects at shutdown as an exclusive action: a turn arriving meanwhile waits until it is done", async () => {
+  it("refuses an event arriving during shutdown instead of running it against a closing State", async () => {
     const h = await createChatHarness();
     const line = timeline(h.clock);
     h.chat.onAction(() => line.mark("late action handler"));
@@ -132,11 +132,14 @@ describe("the turn gate inside Chat (DESIGN §7.2)", () => {
     });
     const shutdown = h.chat.shutdown();
     await h.clock.advance(50);
-    const late = h.chat.processAction(h.adapter, action());
+    const late = h.chat
+      .processAction(h.adapter, action())
+      .catch((error: { code?: string }) => error.code);
     await h.clock.advance(1_000);
     await shutdown;
-    await late;
-    expect(line.at("late action handler")).toBe(line.at("adapter disconnect end"));
+    expect(await late).toBe("ADMISSION_REJECTED");
+    expect(line.at("adapter disconnect end")).toBeDefined();
+    expect(line.events).not.toContain("late action handler");
   });
 
   it("disconnects anyway when a turn ignores its signal past timeoutMs, with a warning", async () => {
