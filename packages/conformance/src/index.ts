@@ -1,3 +1,14 @@
+export {
+  type AdapterConformanceCase,
+  type AdapterConformanceContext,
+  type AdapterConformanceHarness,
+  adapterConformanceCases,
+  defineAdapterCases,
+  describeAdapter,
+  type EndedSpan,
+  runAdapterConformance,
+  runAdapterConformanceCase,
+} from "./adapter/index.js";
 export { stateConformanceCases } from "./cases/index.js";
 export { type ConformanceCase, defineCases } from "./conformance-case.js";
 export {

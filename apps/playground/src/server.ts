@@ -1,0 +1,151 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createWebAdapter, type WebAdapter } from "@baton/adapter-web";
+import type { Logger, LogLevel } from "@baton/core";
+import { createMemoryState } from "@baton/state-memory";
+import { BotRuntime, retainedState } from "./bot-runtime.js";
+import { guestCookieFor, identifyGuest } from "./identity.js";
+import { sendWebResponse, toWebRequest } from "./node-http.js";
+import { DEFAULT_SETTINGS, mergeSettings, type PlaygroundSettings } from "./settings.js";
+import { serveStatic } from "./static.js";
+import { Timeline } from "./timeline.js";
+
+/** Options of {@link startPlayground}. */
+export interface PlaygroundOptions {
+  /** The port to listen on; 0 picks a free one. Default 3000. */
+  port?: number;
+  /** The interface to listen on. Default `127.0.0.1`: the playground is for this machine. */
+  host?: string;
+  /** Settings at start. Default {@link DEFAULT_SETTINGS}. */
+  settings?: Partial<PlaygroundSettings>;
+  /** The runtime's logger. Default: errors on the console. */
+  logger?: Logger | LogLevel;
+}
+
+/** A running playground. */
+export interface Playground {
+  /** `http://localhost:{port}` */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  readonly runtime: BotRuntime;
+  readonly adapter: WebAdapter;
+  /** Stops the bot, ends open streams and closes the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the playground: a node:http server with the page, the web adapter under `/api/web/`,
+ * the settings under `/api/settings` and the timeline stream at `/api/timeline`, all on one
+ * memory State.
+ */
+export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
+  const adapter = createWebAdapter({
+    identify: identifyGuest,
+    userName: "baton",
+    botUserId: "baton",
+  });
+  const state = retainedState(createMemoryState());
+  const timeline = new Timeline();
+  const runtime = new BotRuntime({
+    adapter,
+    state,
+    timeline,
+    settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  await runtime.start();
+
+  const handle = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    if (path.startsWith("/api/web/")) return runtime.chat.webhooks.web?.(request) ?? notFound();
+    if (path === "/api/settings") return settingsEndpoint(request, runtime, timeline);
+    if (path === "/api/timeline" && request.method === "GET") {
+      return new Response(timeline.stream(runtime.settings, request.signal), {
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache",
+        },
+      });
+    }
+    if (path === "/api/timeline/clear" && request.method === "POST") {
+      timeline.clear();
+      return json(200, { ok: true });
+    }
+    const page = await serveStatic(request);
+    if (!page) return notFound();
+    const cookie = path === "/" || path === "/index.html" ? guestCookieFor(request) : undefined;
+    if (cookie) page.headers.append("set-cookie", cookie);
+    return page;
+  };
+
+  const server = createServer((req, res) => {
+    const request = toWebRequest(req, res);
+    handle(request)
+      .catch((error: unknown) => {
+        console.error("playground: request failed", error);
+        return json(500, { ok: false, error: "the playground server failed; see its console" });
+      })
+      .then((response) => sendWebResponse(response, res));
+  });
+  const port = await listen(server, options.port ?? 3000, options.host ?? "127.0.0.1");
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    server,
+    runtime,
+    adapter,
+    async close() {
+      await runtime.stop();
+      await adapter.disconnect();
+      timeline.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive sockets would hold close() open otherwise.
+        server.closeAllConnections();
+      });
+      await state.close();
+    },
+  };
+}
+
+async function settingsEndpoint(
+  request: Request,
+  runtime: BotRuntime,
+  timeline: Timeline,
+): Promise<Response> {
+  if (request.method === "GET") return json(200, { ok: true, settings: runtime.settings });
+  if (request.method !== "POST") return json(405, { ok: false, error: "use GET or POST" });
+  let input: unknown;
+  try {
+    input = await request.json();
+  } catch {
+    return json(400, { ok: false, error: "send the settings as JSON" });
+  }
+  const merged = mergeSettings(runtime.settings, input);
+  if (!merged.ok) return json(400, { ok: false, error: merged.problems.join("; ") });
+  const settings = await runtime.apply(merged.settings);
+  timeline.announceSettings(settings);
+  return json(200, { ok: true, settings });
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function notFound(): Response {
+  return json(404, { ok: false, error: "not found" });
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}

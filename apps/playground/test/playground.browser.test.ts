@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Playground, startPlayground } from "../src/server.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const RESULTS_DIR = fileURLToPath(new URL("../test-results/", import.meta.url));
+// Real time is unavoidable in a browser: the handler really takes 2 s. The assertions are about
+// order and what is shown, with generous deadlines, never about speed.
+const HANDLER_SECONDS = 2;
+const ANSWER_TIMEOUT_MS = 30_000;
+
+describe("the playground in a browser", () => {
+  let playground: Playground | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    // A missing browser fails the run: a skipped browser test would pass CI while proving nothing.
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM}; install it with "apt-get install -y chromium" (.ci/run does)`,
+      );
+    }
+    playground = await startPlayground({ port: 0, logger: "silent" });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await playground?.close();
+  }, 30_000);
+
+  it("answers three quick messages under queue in their thread, with the skipped count, one run at a time", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1440, height: 1100 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(playground!.url);
+    await page.locator('#connection[data-state="online"]').waitFor();
+    await expect(page.locator('.pane[data-thread-name="general"] .messages')).toBeTruthy();
+    expect(await page.locator('.pane[data-thread-name="general"] .empty').textContent()).toBe(
+      "No messages yet — say hi",
+    );
+
+    await page.selectOption("#strategy", "queue");
+    await page.locator('#settings-status[data-state="applied"][data-strategy="queue"]').waitFor();
+    await page.fill("#handler-seconds", String(HANDLER_SECONDS));
+    await page.locator("#handler-seconds").blur();
+    await page
+      .locator(`#settings-status[data-state="applied"][data-handler-seconds="${HANDLER_SECONDS}"]`)
+      .waitFor();
+
+    const general = page.locator('.pane[data-thread-name="general"]');
+    const threadId = await general.getAttribute("data-thread-id");
+    expect(threadId).toMatch(/^web:guest-[a-z0-9]{6}:general$/);
+    const input = general.locator("input");
+    for (const text of ["@baton one", "@baton two", "@baton three"]) {
+      await input.fill(text);
+      await input.press("Enter");
+    }
+
+    const answers = general.locator('.msg[data-author="bot"] .text');
+    await expect.poll(() => answers.count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(2);
+    const [first, second] = await answers.allTextContents();
+    expect(first).toContain("Got 1 message at once");
+    expect(first).toContain("“@baton one”");
+    expect(second).toContain("Got 2 messages at once");
+    expect(second).toContain("Answering “@baton three”");
+    expect(second).toContain("also read “@baton two”");
+    // The answers went to this thread only.
+    expect(await page.locator('.pane[data-thread-name="dm"] .msg').count()).toBe(0);
+    // The user's own messages show how each delivery ended.
+    const userStatuses = await general
+      .locator('.msg[data-author="user"] .status')
+      .allTextContents();
+    await expect
+      .poll(() => general.locator('.msg[data-author="user"] .status').allTextContents())
+      .toEqual(["answered", "read together with a later message", "answered"]);
+    expect(userStatuses.length).toBeGreaterThan(0);
+
+    const runs = await closedRuns(page, `thread:${threadId}`);
+    expect(runs).toHaveLength(2);
+    for (let i = 1; i < runs.length; i += 1) {
+      const [previous, next] = [runs[i - 1]!, runs[i]!];
+      expect(next.startMs, "a run started before the previous one ended").toBeGreaterThanOrEqual(
+        previous.endMs,
+      );
+    }
+    expect(runs.map((run) => run.skipped)).toEqual([0, 1]);
+    const ids = await general
+      .locator('.msg[data-author="user"]')
+      .evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.messageId));
+    const skippedRow = page.locator(`.tl-row[data-delivery-key="web:${ids[1]}"]`);
+    expect(await skippedRow.getAttribute("data-skipped-into")).toBe(`web:${ids[2]}`);
+    expect(await skippedRow.locator(".tl-outcome").textContent()).toBe(
+      "skipped into “@baton three”",
+    );
+
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await page.screenshot({ path: `${RESULTS_DIR}playground.png`, fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+});
+
+/** The timeline's run bars of one lock key, once every one of them has ended, by start. */
+async function closedRuns(page: Page, lockKey: string) {
+  const read = () =>
+    page.locator(`.tl-run[data-lock-key="${lockKey}"]`).evaluateAll((bars) =>
+      bars.map((bar) => {
+        const data = (bar as HTMLElement).dataset;
+        return {
+          startMs: Number(data.startMs),
+          endMs: data.endMs === "" ? Number.NaN : Number(data.endMs),
+          skipped: Number(data.skippedCount),
+        };
+      }),
+    );
+  await expect
+    .poll(async () => (await read()).filter((run) => !Number.isNaN(run.endMs)).length, {
+      timeout: ANSWER_TIMEOUT_MS,
+    })
+    .toBe(2);
+  return (await read()).sort((a, b) => a.startMs - b.startMs);
+}

@@ -1,0 +1,13 @@
+export {
+  type AdapterConformanceCase,
+  type AdapterConformanceContext,
+  defineAdapterCases,
+  type EndedSpan,
+} from "./adapter-case.js";
+export { adapterConformanceCases } from "./cases.js";
+export { describeAdapter } from "./describe-adapter.js";
+export type { AdapterConformanceHarness } from "./harness.js";
+export {
+  runAdapterConformance,
+  runAdapterConformanceCase,
+} from "./run-adapter-conformance.js";
