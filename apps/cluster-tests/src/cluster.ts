@@ -19,6 +19,8 @@ export interface WorkerHandle {
   readonly process: ChildProcess;
   /** Resolves with the delivery's outcome (or `failed: …`). */
   deliver(messageId: string, threadId: string, plan: HandlerPlan): Promise<string>;
+  /** Runs `chat.once(key, …)` with work lasting `durationMs`; resolves `ran` or the reason not. */
+  once(key: string, durationMs: number): Promise<string>;
   /** Graceful shutdown through the Chat; resolves when the process exited. */
   stop(): Promise<void>;
   /** SIGKILL: the process dies mid-whatever, holding whatever it held. */
@@ -68,6 +70,13 @@ export async function startWorker(config: WorkerConfig): Promise<WorkerHandle> {
       return new Promise((resolve) => {
         pending.set(requestId, resolve);
         post({ type: "deliver", requestId, messageId, threadId, plan });
+      });
+    },
+    once(key, durationMs) {
+      const requestId = nextRequest++;
+      return new Promise((resolve) => {
+        pending.set(requestId, resolve);
+        post({ type: "once", requestId, key, durationMs });
       });
     },
     async stop() {

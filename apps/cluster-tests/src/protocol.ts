@@ -32,6 +32,7 @@ export type ParentMessage =
       threadId: string;
       plan: HandlerPlan;
     }
+  | { type: "once"; requestId: number; key: string; durationMs: number }
   | { type: "shutdown" };
 
 /** Worker → parent. */

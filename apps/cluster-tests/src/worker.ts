@@ -87,6 +87,27 @@ process.on("message", async (raw: ParentMessage) => {
     send({ type: "stopped" });
     process.exit(0);
   }
+  if (raw.type === "once") {
+    const result = await chat.once(
+      raw.key,
+      async () => {
+        const entry = {
+          worker: config.name,
+          messageId: raw.key,
+          threadId: "-",
+          lockKey: "-",
+          skipped: [],
+          fence: undefined,
+        };
+        log({ kind: "run-start", ...entry, atMs: Date.now() });
+        await new Promise((resolve) => setTimeout(resolve, raw.durationMs));
+        log({ kind: "run-end", ...entry, atMs: Date.now() });
+      },
+      { ttlMs: 30_000 },
+    );
+    send({ type: "result", requestId: raw.requestId, outcome: result.ran ? "ran" : result.reason });
+    return;
+  }
   const message = createTestMessage({
     id: raw.messageId,
     threadId: raw.threadId,
