@@ -31,6 +31,7 @@ import {
   trimArgs,
 } from "./mock-call.js";
 import { MockHistory } from "./mock-history.js";
+import { assertOwnMockId } from "./mock-own-id.js";
 import { decodeMockThreadId, encodeMockThreadId, type MockThreadData } from "./mock-thread-id.js";
 import {
   createMockWebhookRequest,
@@ -346,7 +347,7 @@ export class MockAdapter implements Adapter<MockThreadData> {
     };
     this.records.push(record);
     try {
-      if (method !== "openDM") this.assertOwnId(method, threadId);
+      if (method !== "openDM") assertOwnMockId(this.name, method, threadId);
       const queued = this.failures.get(method);
       if (queued && queued.length > 0) throw queued.shift();
       const result = await run();
@@ -356,19 +357,6 @@ export class MockAdapter implements Adapter<MockThreadData> {
       record.error = error;
       throw error;
     }
-  }
-
-  /**
-   * Thread ids must decode; `postMessage`, `startTyping` and `fetchMessages` also take a channel
-   * id (`{name}:{channel}`), since `Channel` posts through them on adapters without
-   * `postChannelMessage`.
-   */
-  private assertOwnId(method: MockMethod, id: string): void {
-    const channelMethods: readonly MockMethod[] = ["postMessage", "startTyping", "fetchMessages"];
-    const parts = id.split(":");
-    const isChannelId = parts.length === 2 && parts[0] === this.name && (parts[1] ?? "") !== "";
-    if (isChannelId && channelMethods.includes(method)) return;
-    this.decodeThreadId(id);
   }
 
   private sent(threadId: string): SentMessage {
