@@ -55,6 +55,7 @@ export function createConcurrentStrategy(
         }
         const outcome = await context.runBatch(
           {
+            lockKey: delivery.lockKey,
             adapter: delivery.adapter,
             threadId: delivery.threadId,
             message: delivery.message,

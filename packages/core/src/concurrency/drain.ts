@@ -72,6 +72,7 @@ async function runThreadBatch(
   });
   const outcome = await context.runBatch(
     {
+      lockKey: session.lock.key,
       adapter: batch.latest.adapter,
       threadId: batch.threadId,
       message: batch.latest.message,

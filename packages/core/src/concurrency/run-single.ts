@@ -16,6 +16,7 @@ export async function runSingle(
   session.beginRun();
   const outcome = await context.runBatch(
     {
+      lockKey: delivery.lockKey,
       adapter: delivery.adapter,
       threadId: delivery.threadId,
       message: delivery.message,

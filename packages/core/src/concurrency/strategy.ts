@@ -47,6 +47,8 @@ export interface Delivery {
 
 /** The messages one handler run answers: the latest of a thread and the earlier ones it folds. */
 export interface Batch {
+  /** The lock key the run holds (or would, under `concurrent`). */
+  readonly lockKey: string;
   readonly adapter: Adapter;
   readonly threadId: string;
   readonly message: Message;

@@ -83,7 +83,7 @@ export class DeliveryRegistry {
   /** Records `disposition` for `key`; only the first call for a tracked key has an effect. */
   settle(key: string, disposition: DeliveryDisposition, reason?: string): void {
     const entry = this.pending.get(key);
-    this.count(disposition);
+    this.count(key, disposition);
     this.emit({
       kind: "settled",
       deliveryKey: key,
@@ -125,9 +125,16 @@ export class DeliveryRegistry {
     return this.pending.size;
   }
 
-  private count(disposition: DeliveryDisposition): void {
+  private count(key: string, disposition: DeliveryDisposition): void {
+    // A delivery key is `{adapter}:{messageId}`, so the adapter is known even for deliveries
+    // accepted by another instance and drained here.
+    const adapter = key.slice(0, Math.max(0, key.indexOf(":")));
     this.safely("count", () =>
-      this.observer?.count?.("baton.deliveries", 1, { ...this.attributes, outcome: disposition }),
+      this.observer?.count?.("baton.deliveries", 1, {
+        ...this.attributes,
+        adapter,
+        outcome: disposition,
+      }),
     );
   }
 

@@ -59,6 +59,7 @@ export function wireStrategy<TThread, TChannel>(
     const startedAtMs = config.clock.now();
     const runEvent = {
       deliveryKey: keyOf(batch),
+      lockKey: batch.lockKey,
       threadId: batch.threadId,
       skippedKeys: batch.skipped.map((message) => `${batch.adapter.name}:${message.id}`),
     };

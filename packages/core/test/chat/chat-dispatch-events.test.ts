@@ -42,6 +42,7 @@ describe("dispatch events (for development tools)", () => {
     const kinds = events.map((event) => `${event.kind} ${event.deliveryKey}`);
     expect(kinds.indexOf("settled mock:a")).toBeLessThan(kinds.indexOf("run-started mock:c"));
     expect(events.find((event) => event.kind === "queued")?.lockKey).toBe("thread:mock:C1:T1");
+    expect(events.find((event) => event.kind === "run-started")?.lockKey).toBe("thread:mock:C1:T1");
     const finished = events.find((event) => event.kind === "run-finished");
     const started = events.find((event) => event.kind === "run-started");
     expect((finished?.atMs ?? 0) - (started?.atMs ?? 0)).toBe(500);

@@ -16,17 +16,19 @@ function recordingLogger() {
 function recordingObserver() {
   const ended: Array<{ outcome: DispatchOutcome; reason: string | undefined }> = [];
   const counters = new Map<string, number>();
+  const adapters = new Set<string>();
   const observer: Observer = {
     startDispatch: () => ({
       setAttributes: () => {},
       end: (outcome, reason) => ended.push({ outcome, reason }),
     }),
     count: (name, value, attributes) => {
+      adapters.add(String(attributes.adapter));
       const key = `${name}:${attributes.outcome}`;
       counters.set(key, (counters.get(key) ?? 0) + value);
     },
   };
-  return { observer, ended, counters };
+  return { observer, ended, counters, adapters };
 }
 
 describe("every drop is logged and observed", () => {
@@ -48,7 +50,7 @@ describe("every drop is logged and observed", () => {
 
   it("logs message-queued, message-superseded and message-expired and observes each outcome", async () => {
     const { logger, events } = recordingLogger();
-    const { observer, ended, counters } = recordingObserver();
+    const { observer, ended, counters, adapters } = recordingObserver();
     const h = await createChatHarness({
       logger,
       observer,
@@ -71,6 +73,7 @@ describe("every drop is logged and observed", () => {
     expect(counters.get("baton.deliveries:preempted")).toBe(1);
     expect(counters.get("baton.deliveries:expired")).toBe(1);
     expect(counters.get("baton.deliveries:handled")).toBe(1);
+    expect([...adapters]).toEqual(["mock"]);
   });
 
   it("keeps dispatching when the observer throws", async () => {
