@@ -1,11 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createWebAdapter, type WebAdapter } from "@baton/adapter-web";
+import {
+  createWebAdapter,
+  sendWebResponse,
+  toWebRequest,
+  type WebAdapter,
+} from "@baton/adapter-web";
 import type { Logger, LogLevel } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import { BotRuntime, retainedState } from "./bot-runtime.js";
 import { guestCookieFor, identifyGuest } from "./identity.js";
-import { sendWebResponse, toWebRequest } from "./node-http.js";
 import { DEFAULT_SETTINGS, mergeSettings, type PlaygroundSettings } from "./settings.js";
 import { serveStatic } from "./static.js";
 import { Timeline } from "./timeline.js";

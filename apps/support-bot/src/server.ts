@@ -3,13 +3,14 @@ import type { AddressInfo } from "node:net";
 import {
   createWebAdapter,
   DM_THREAD_NAME,
+  sendWebResponse,
+  toWebRequest,
   WEB_ID_PATTERN,
   type WebAdapter,
   type WebIdentity,
 } from "@baton/adapter-web";
 import type { Logger, LogLevel, StateAdapter } from "@baton/core";
 import { createSupportBot, type SupportBot } from "./bot.js";
-import { sendWebResponse, toWebRequest } from "./node-http.js";
 
 /** Options of {@link startSupportServer}. */
 export interface SupportServerOptions {

@@ -1,4 +1,5 @@
 export type { WebEvent, WebTextFormat, WebWireMessage } from "./format.js";
+export { sendWebResponse, toWebRequest } from "./node-http.js";
 export type { WebAdapterOptions, WebIdentity } from "./options.js";
 export type { WebPostBody, WebRawMessage } from "./parse.js";
 export {
