@@ -32,6 +32,7 @@ export {
   type EnqueueResult,
   type FetchMessagesOptions,
   type FetchMessagesResult,
+  isLogger,
   type KeyValueState,
   type ListState,
   type Lock,
@@ -146,6 +147,7 @@ export {
   type LockScopeOption,
 } from "./runtime/chat-config.js";
 export type { ReleaseHoldOptions } from "./runtime/chat-coordination.js";
+export { describeValue } from "./runtime/config-problems.js";
 export { adaptLogger, type PinoLikeLogger } from "./runtime/logger-adapter.js";
 export type { SetStateOptions } from "./runtime/scoped-state.js";
 export type { SentMessageHandle } from "./runtime/sent-message.js";

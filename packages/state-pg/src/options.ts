@@ -1,4 +1,4 @@
-import { ConfigError, ConsoleLogger, type Logger } from "@baton/core";
+import { ConfigError, ConsoleLogger, describeValue, isLogger, type Logger } from "@baton/core";
 import type { Pool } from "pg";
 
 /** The schema used when `schema` is not given. */
@@ -89,7 +89,7 @@ export interface ResolvedPostgresStateOptions {
  */
 export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresStateOptions {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new ConfigError([`options: must be an object, got ${describe(options)}`]);
+    throw new ConfigError([`options: must be an object, got ${describeValue(options)}`]);
   }
   const given = options as PostgresStateOptions;
   const {
@@ -115,22 +115,22 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
   }
   if (url !== undefined) problems.push(...urlProblems(url));
   if (pool !== undefined && !isPool(pool)) {
-    problems.push(`pool: must be a pg Pool (new Pool(…) from "pg"), got ${describe(pool)}`);
+    problems.push(`pool: must be a pg Pool (new Pool(…) from "pg"), got ${describeValue(pool)}`);
   }
   problems.push(...schemaProblems(schema));
   if (typeof keyPrefix !== "string") {
-    problems.push(`keyPrefix: must be a string, got ${describe(keyPrefix)}`);
+    problems.push(`keyPrefix: must be a string, got ${describeValue(keyPrefix)}`);
   } else if (keyPrefix.includes("\u0000")) {
     problems.push("keyPrefix: must not contain NUL characters (Postgres text cannot hold them)");
   }
   if (!isPositiveMs(timeoutMs)) {
     problems.push(
-      `timeoutMs: must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describe(timeoutMs)}`,
+      `timeoutMs: must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}`,
     );
   }
   if (purgeIntervalMs !== 0 && !isPositiveMs(purgeIntervalMs)) {
     problems.push(
-      `purgeIntervalMs: must be 0 (off) or a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describe(purgeIntervalMs)}`,
+      `purgeIntervalMs: must be 0 (off) or a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(purgeIntervalMs)}`,
     );
   }
   if (given.logger !== undefined && !isLogger(given.logger)) {
@@ -152,28 +152,30 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
 function schemaProblems(schema: unknown): string[] {
   if (typeof schema !== "string" || !SAFE_IDENTIFIER.test(schema)) {
     return [
-      `schema: must be 1-63 lower-case letters, digits or "_", starting with a letter or "_", got ${describe(schema)}`,
+      `schema: must be 1-63 lower-case letters, digits or "_", starting with a letter or "_", got ${describeValue(schema)}`,
     ];
   }
   if (schema.startsWith("pg_")) {
-    return [`schema: names starting with "pg_" are reserved by Postgres, got ${describe(schema)}`];
+    return [
+      `schema: names starting with "pg_" are reserved by Postgres, got ${describeValue(schema)}`,
+    ];
   }
   return [];
 }
 
 function urlProblems(url: unknown): string[] {
   if (typeof url !== "string" || url.length === 0) {
-    return [`url: must be a non-empty string, got ${describe(url)}`];
+    return [`url: must be a non-empty string, got ${describeValue(url)}`];
   }
   let protocol: string;
   try {
     protocol = new URL(url).protocol;
   } catch {
-    return [`url: not a valid URL: ${describe(redactPassword(url))}`];
+    return [`url: not a valid URL: ${describeValue(redactPassword(url))}`];
   }
   if (protocol !== "postgres:" && protocol !== "postgresql:") {
     return [
-      `url: must start with postgres:// or postgresql://, got ${describe(redactPassword(url))}`,
+      `url: must start with postgres:// or postgresql://, got ${describeValue(redactPassword(url))}`,
     ];
   }
   return [];
@@ -194,25 +196,7 @@ function isPool(value: unknown): value is Pool {
   );
 }
 
-function isLogger(value: unknown): value is Logger {
-  const candidate = value as Partial<Record<keyof Logger, unknown>> | null;
-  return (
-    typeof candidate === "object" &&
-    candidate !== null &&
-    ["debug", "info", "warn", "error"].every(
-      (level) => typeof candidate[level as keyof Logger] === "function",
-    )
-  );
-}
-
 /** Keeps a password out of error messages and logs. */
 export function redactPassword(url: string): string {
   return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "function") return "a function";
-  if (value === null || typeof value !== "object") return String(value);
-  return Array.isArray(value) ? "an array" : "an object";
 }

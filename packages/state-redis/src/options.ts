@@ -1,4 +1,4 @@
-import { ConfigError, ConsoleLogger, type Logger } from "@baton/core";
+import { ConfigError, ConsoleLogger, describeValue, isLogger, type Logger } from "@baton/core";
 import type { RedisClientType } from "redis";
 
 /** The key prefix used when `keyPrefix` is not given. */
@@ -63,7 +63,7 @@ export function resolveRedisStateOptions(
   const given: RedisStateOptions = options ?? {};
   const problems: string[] = [];
   if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw new ConfigError([`options must be an object, got ${describe(options)}`]);
+    throw new ConfigError([`options must be an object, got ${describeValue(options)}`]);
   }
   const { url, client, keyPrefix = DEFAULT_KEY_PREFIX, timeoutMs = DEFAULT_TIMEOUT_MS } = given;
 
@@ -79,19 +79,19 @@ export function resolveRedisStateOptions(
     typeof (client as { sendCommand?: unknown })?.sendCommand !== "function"
   ) {
     problems.push(
-      `client: must be a node-redis client (from createClient()), got ${describe(client)}`,
+      `client: must be a node-redis client (from createClient()), got ${describeValue(client)}`,
     );
   }
   if (typeof keyPrefix !== "string" || keyPrefix.length === 0) {
-    problems.push(`keyPrefix: must be a non-empty string, got ${describe(keyPrefix)}`);
+    problems.push(`keyPrefix: must be a non-empty string, got ${describeValue(keyPrefix)}`);
   } else if (/[{}]/.test(keyPrefix)) {
     problems.push(
-      `keyPrefix: must not contain "{" or "}" (they would change the keys' cluster hash tags), got ${describe(keyPrefix)}`,
+      `keyPrefix: must not contain "{" or "}" (they would change the keys' cluster hash tags), got ${describeValue(keyPrefix)}`,
     );
   }
   if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     problems.push(
-      `timeoutMs: must be a positive number of milliseconds, got ${describe(timeoutMs)}`,
+      `timeoutMs: must be a positive number of milliseconds, got ${describeValue(timeoutMs)}`,
     );
   }
   if (given.logger !== undefined && !isLogger(given.logger)) {
@@ -110,16 +110,18 @@ export function resolveRedisStateOptions(
 
 function urlProblems(url: unknown): string[] {
   if (typeof url !== "string" || url.length === 0) {
-    return [`url: must be a non-empty string, got ${describe(url)}`];
+    return [`url: must be a non-empty string, got ${describeValue(url)}`];
   }
   let protocol: string;
   try {
     protocol = new URL(url).protocol;
   } catch {
-    return [`url: not a valid URL: ${describe(redactPassword(url))}`];
+    return [`url: not a valid URL: ${describeValue(redactPassword(url))}`];
   }
   if (protocol !== "redis:" && protocol !== "rediss:") {
-    return [`url: must start with redis:// or rediss://, got ${describe(redactPassword(url))}`];
+    return [
+      `url: must start with redis:// or rediss://, got ${describeValue(redactPassword(url))}`,
+    ];
   }
   return [];
 }
@@ -127,19 +129,4 @@ function urlProblems(url: unknown): string[] {
 /** Keeps a password out of error messages and logs. */
 export function redactPassword(url: string): string {
   return url.replace(/\/\/([^@/]*):([^@/]*)@/, "//$1:***@");
-}
-
-function isLogger(value: unknown): value is Logger {
-  if (typeof value !== "object" || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return ["debug", "info", "warn", "error"].every((m) => typeof candidate[m] === "function");
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number" || typeof value === "boolean" || value == null) {
-    return String(value);
-  }
-  if (typeof value === "object") return `an object (${value.constructor?.name ?? "no prototype"})`;
-  return `a ${typeof value}`;
 }

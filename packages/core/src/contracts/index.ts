@@ -11,7 +11,7 @@ export type {
   SentMessage,
   WebhookOptions,
 } from "./adapter.js";
-export { ConsoleLogger, type Logger, type LogLevel, silentLogger } from "./logger.js";
+export { ConsoleLogger, isLogger, type Logger, type LogLevel, silentLogger } from "./logger.js";
 export {
   DISPATCH_OUTCOMES,
   type DispatchAttributes,

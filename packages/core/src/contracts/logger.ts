@@ -14,6 +14,15 @@ export interface Logger {
   child?(prefix: string): Logger;
 }
 
+/** True for any object with the four level methods — the upstream logger shape. */
+export function isLogger(value: unknown): value is Logger {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return ["debug", "info", "warn", "error"].every(
+    (level) => typeof candidate[level] === "function",
+  );
+}
+
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
 
 /**
