@@ -6,6 +6,8 @@ const THREAD = "mock:C1:T1";
 const DM_THREAD = "mock:DU123:T1";
 const HELP_REGEX = /help/i;
 const ANY_REGEX = /.*/;
+/** Upstream's test names: the adapter's handle differs from the Chat's `userName`. */
+const UPSTREAM_NAMES = { userName: "testbot", adapter: { userName: "slack-bot" } } as const;
 
 type Call = { hook: string; threadId: string; message: Message };
 
@@ -39,22 +41,22 @@ describe("Chat", () => {
   });
 
   it("should call onNewMention for newline-separated GitHub bot mentions", async () => {
-    const h = await createChatHarness();
+    const h = await createChatHarness(UPSTREAM_NAMES);
     const { hooks, handler } = recorder();
     h.chat.onNewMention(handler("mention"));
 
-    const { done } = h.send("@copilot\n@bot please review this");
+    const { done } = h.send("@copilot\n@slack-bot please review this");
 
     expect(await done).toEqual({ outcome: "handled" });
     expect(hooks()).toEqual(["mention"]);
   });
 
   it("should not call onNewMention for concatenated GitHub bot mention text", async () => {
-    const h = await createChatHarness();
+    const h = await createChatHarness(UPSTREAM_NAMES);
     const { hooks, handler } = recorder();
     h.chat.onNewMention(handler("mention"));
 
-    const { done } = h.send("@copilot@bot please review this");
+    const { done } = h.send("@copilot@slack-bot please review this");
 
     expect(await done).toEqual({ outcome: "ignored" });
     expect(hooks()).toEqual([]);
@@ -121,6 +123,43 @@ describe("Chat", () => {
 
       expect(calls).toHaveLength(1);
       expect(calls[0]?.message.isMention).toBe(false);
+    });
+
+    // Upstream's own cases: its mock adapter's handle is `slack-bot` while the Chat's `userName`
+    // is `testbot`, so these also prove detection uses the adapter's handle.
+    it.each([
+      ["jane@slack-bot.com", "an email whose domain starts with the bot name"],
+      ["foo.bar@slack-bot.com", "a dotted email local part"],
+      ["foo-bar@slack-bot.com", "a hyphenated email local part"],
+      ["https://user@slack-bot.com", "url userinfo"],
+    ])("should not treat %s as a mention (%s)", async (text) => {
+      const h = await createChatHarness(UPSTREAM_NAMES);
+      const { calls, hooks, handler } = recorder();
+      h.chat.onNewMention(handler("mention"));
+      h.chat.onNewMessage(ANY_REGEX, handler("pattern"));
+
+      await h.send(text).done;
+
+      expect(hooks()).toEqual(["pattern"]);
+      expect(calls[0]?.message.isMention).toBe(false);
+    });
+
+    it.each([
+      ["@slack-bot help", "at the start"],
+      ["hey @slack-bot", "after a space"],
+      ["(@slack-bot)", "wrapped in parentheses"],
+      ["cc:@slack-bot", "after a colon"],
+      ["wait...@slack-bot", "after an ellipsis"],
+    ])("should still detect %s as a mention (%s)", async (text) => {
+      const h = await createChatHarness(UPSTREAM_NAMES);
+      const { calls, hooks, handler } = recorder();
+      h.chat.onNewMention(handler("mention"));
+      h.chat.onNewMessage(ANY_REGEX, handler("pattern"));
+
+      await h.send(text).done;
+
+      expect(hooks()).toEqual(["mention"]);
+      expect(calls[0]?.message.isMention).toBe(true);
     });
 
     it.each([
