@@ -13,6 +13,7 @@ import { posix } from "node:path";
 export const CORE_LAYERS: readonly (readonly string[])[] = [
   ["errors", "clock"],
   ["model"],
+  ["content"],
   ["contracts"],
   ["thread-id"],
   ["routing", "concurrency", "coordination"],
