@@ -12,8 +12,10 @@ import { posix } from "node:path";
  */
 export const CORE_LAYERS: readonly (readonly string[])[] = [
   ["errors", "clock"],
-  ["model"],
+  // Formatted content, cards and modals are plain data and pure functions that know no message;
+  // a Message carries its mdast tree (`formatted`), so content sits below model.
   ["content"],
+  ["model"],
   ["contracts"],
   ["thread-id"],
   ["routing", "concurrency", "coordination"],
