@@ -34,6 +34,23 @@ export const CHAT_DIVERGENCES = divergencesOf("packages/chat/src/chat.test.ts", 
   },
   {
     kind: "divergent",
+    titles: [
+      "should isolate queued messages across channel-scoped threads",
+      "should isolate debounced messages across channel-scoped threads",
+    ],
+    reason:
+      "different on purpose: under channel scope upstream hands the batch to one thread's handler and discards the other threads' messages; Baton gives every thread in the batch a run of its own",
+    link: "docs/adr/0006-channel-scope-drains-every-thread.md",
+  },
+  {
+    kind: "divergent",
+    titles: ["should support async callback"],
+    reason:
+      'different on purpose: upstream\'s async onLockConflict returns "force" and runs a second handler on a held lock; Baton awaits an async callback but treats "force" as "drop" with a warning',
+    link: "docs/adr/0005-no-force-lock-release.md",
+  },
+  {
+    kind: "divergent",
     titles: ["should skip rehydration for attachments that already have fetchData"],
     reason:
       "unreachable in Baton: queue entries are always JSON in the State, so no queued attachment keeps a fetchData; Baton rehydrates every queued attachment through the adapter",

@@ -46,17 +46,27 @@ describe("Chat", () => {
       const { seen, record } = recorder();
       h.chat.onNewMention(async (_thread, message, context) => {
         record(message, context);
-        await sleep(h.clock, 500);
       });
-      const first = h.send("@bot one");
-      await h.clock.advance(10);
-      const second = h.send("@bot two");
-      await h.clock.advance(10);
-      expect(await h.state.queueDepth("thread:mock:C1:T1")).toBe(1);
-      await h.clock.advance(1_000);
-      await Promise.all([first.done, second.done]);
-      expect(seen.map((entry) => entry.text)).toEqual(["@bot one", "@bot two"]);
-      expect(await h.state.queueDepth("thread:mock:C1:T1")).toBe(0);
+      const lockKey = "thread:mock:C1:T1";
+      // Upstream's shape: the lock is held from outside (another instance), three messages queue
+      // behind it, then a fifth arrives after the lock is freed and drains them.
+      expect(await h.state.acquireLock(lockKey, 30_000)).not.toBeNull();
+      const queued = [];
+      for (const text of ["@bot second", "@bot third", "@bot fourth"]) {
+        queued.push(await h.send(text).done);
+      }
+      expect(queued.map((result) => result.outcome)).toEqual(["queued", "queued", "queued"]);
+      expect(seen).toEqual([]);
+      expect(await h.state.queueDepth(lockKey)).toBe(3);
+
+      await h.state.forceReleaseLock(lockKey);
+      expect(await h.send("@bot fifth").done).toEqual({ outcome: "handled" });
+
+      expect(seen).toEqual([
+        { text: "@bot fifth", skipped: [], total: 1 },
+        { text: "@bot fourth", skipped: ["@bot second", "@bot third"], total: 3 },
+      ]);
+      expect(await h.state.queueDepth(lockKey)).toBe(0);
     });
 
     it("should call onNewMention when a skipped queued message mentions the bot", async () => {

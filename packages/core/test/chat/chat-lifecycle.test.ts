@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   Chat,
   type ChatConfig,
+  type Logger,
   lockKeyFor,
   type Message,
   ValidationError,
@@ -261,7 +262,10 @@ describe("Chat", () => {
       expect(seen).toEqual([]);
     });
 
-    it("should support async callback", async () => {
+    // Upstream's "should support async callback" returns "force" and expects the handler to
+    // run while the lock is held; Baton refuses that (ADR 0005), so this test keeps its own title
+    // and proves only what Baton promises: an async callback is awaited before the drop.
+    it("awaits an async onLockConflict callback before dropping the message", async () => {
       const gate = deferred();
       const events: string[] = [];
       const h = await createChatHarness({
@@ -291,6 +295,34 @@ describe("Chat", () => {
         "settled dropped-lock-conflict",
       ]);
       expect(seen).toEqual([]);
+    });
+
+    it('drops the message and warns when a callback returns "force" at run time (ADR 0005)', async () => {
+      const warnings: string[] = [];
+      const logger: Logger = {
+        debug: () => {},
+        info: () => {},
+        warn: (message) => warnings.push(message),
+        error: () => {},
+      };
+      const h = await createChatHarness({
+        logger,
+        onLockConflict: async () => "force" as unknown as "drop",
+      });
+      const seen: string[] = [];
+      h.chat.onNewMention((_thread, message) => {
+        seen.push(message.id);
+      });
+      const holder = await h.state.acquireLock(THREAD_LOCK, 30_000);
+
+      const { done } = h.send("Hey @bot", { id: "msg-lock-force" });
+
+      expect(await done).toEqual({ outcome: "dropped-lock-conflict", reason: "lock held" });
+      expect(seen).toEqual([]);
+      expect(warnings).toContain('onLockConflict returned "force"; the message is dropped');
+      // The outside holder's lock was not released or stolen.
+      expect(await h.state.inspectLock(THREAD_LOCK)).toMatchObject({ fence: holder?.fence });
+      expect(holder && (await h.state.extendLock(holder, 30_000))).toBe(true);
     });
 
     it("drops the message when the onLockConflict callback throws", async () => {

@@ -1,4 +1,4 @@
-import { sleep } from "@baton/core";
+import { Message, sleep } from "@baton/core";
 import { describe, expect, it, vi } from "vitest";
 import { createChatHarness } from "./chat-harness.js";
 
@@ -102,17 +102,33 @@ describe("Chat", () => {
 
     it("should drain messages that arrive while the debounced handler is running", async () => {
       const h = await createChatHarness({ concurrency: { strategy: "burst", debounceMs: 1_000 } });
-      const seen: string[] = [];
-      h.chat.onNewMention(async (_thread, message) => {
-        seen.push(message.text);
+      const seen: Array<[string, string[], number]> = [];
+      h.chat.onNewMention(async (_thread, message, context) => {
+        seen.push([
+          message.text,
+          context.skipped.map((m) => m.text),
+          context.totalSinceLastHandler,
+        ]);
         if (message.text === "@bot slow") await sleep(h.clock, 2_000);
       });
       const slow = h.send("@bot slow");
       await h.clock.advance(1_500);
-      const during = h.send("@bot during");
+      // Three messages while the handler runs collapse into one run of the latest.
+      const during = ["@bot during 1", "@bot during 2", "@bot during 3"].map((text) =>
+        h.send(text),
+      );
       await h.clock.advance(1_500);
-      await Promise.all([slow.done, during.done]);
-      expect(seen).toEqual(["@bot slow", "@bot during"]);
+      const results = await Promise.all([slow.done, ...during.map((entry) => entry.done)]);
+      expect(results.map((result) => result.outcome)).toEqual([
+        "handled",
+        "skipped",
+        "skipped",
+        "handled",
+      ]);
+      expect(seen).toEqual([
+        ["@bot slow", [], 1],
+        ["@bot during 3", ["@bot during 1", "@bot during 2"], 3],
+      ]);
     });
 
     it("should respect drop-newest when the queue fills during debounce", async () => {
@@ -137,18 +153,41 @@ describe("Chat", () => {
 
     it("should rehydrate queued messages after JSON roundtrip", async () => {
       const h = await createChatHarness({ concurrency: { strategy: "burst", debounceMs: 1_000 } });
-      const seen: Array<[string, boolean, string]> = [];
-      h.chat.onNewMention(async (_thread, message) => {
-        seen.push([
-          message.threadId,
-          message.metadata.dateSent instanceof Date,
-          message.author.userId,
-        ]);
+      const seen: Message[] = [];
+      h.chat.onNewMention(async (_thread, message, context) => {
+        seen.push(...context.skipped, message);
       });
-      const sent = h.send("@bot hi", { author: { userId: "U_42" }, threadId: "mock:C9:T9" });
+      const enqueue = vi.spyOn(h.state, "enqueue");
+      const dateSent = new Date("2026-01-02T03:04:05.678Z");
+      const sent = [
+        h.send("@bot hi", {
+          author: { userId: "U_42" },
+          threadId: "mock:C9:T9",
+          dateSent,
+        }),
+        h.send("@bot the file", {
+          author: { userId: "U_42" },
+          threadId: "mock:C9:T9",
+          attachments: [h.attachment({ fetchMetadata: { content: "hello" } })],
+        }),
+      ];
       await h.clock.advance(1_000);
-      await sent.done;
-      expect(seen).toEqual([["mock:C9:T9", true, "U_42"]]);
+      await Promise.all(sent.map((entry) => entry.done));
+
+      // Both went through the State queue as JSON and came back as full Messages.
+      expect(enqueue).toHaveBeenCalledTimes(2);
+      for (const [, entry] of enqueue.mock.calls) {
+        expect(JSON.parse(JSON.stringify(entry.value))).toEqual(entry.value);
+      }
+      expect(seen.map((m) => m.text)).toEqual(["@bot hi", "@bot the file"]);
+      const [first, second] = seen;
+      expect(first).toBeInstanceOf(Message);
+      expect(first?.threadId).toBe("mock:C9:T9");
+      expect(first?.author.userId).toBe("U_42");
+      expect(first?.metadata.dateSent).toBeInstanceOf(Date);
+      expect(first?.metadata.dateSent.getTime()).toBe(dateSent.getTime());
+      const data = await second?.attachments[0]?.fetchData?.();
+      expect(data && new TextDecoder().decode(data)).toBe("hello");
     });
   });
 
@@ -250,7 +289,9 @@ describe("Chat", () => {
       await Promise.all([slow.done, other.done]);
     });
 
-    it("should isolate queued messages across channel-scoped threads", async () => {
+    // Upstream's "should isolate queued messages across channel-scoped threads" runs one thread of
+    // the batch and discards the others; Baton runs every thread (ADR 0006), so own titles here.
+    it("drains every channel-scoped thread's queued messages in a run of its own (ADR 0006)", async () => {
       const h = await createChatHarness({ concurrency: "queue", lockScope: "channel" });
       const seen: Array<[string, string, string[]]> = [];
       h.chat.onNewMention(async (thread, message, context) => {
@@ -272,7 +313,7 @@ describe("Chat", () => {
       expect(h.adapter.postedTo("mock:C1:B")).toEqual(["re: @bot b2"]);
     });
 
-    it("should isolate debounced messages across channel-scoped threads", async () => {
+    it("runs every channel-scoped thread's debounced messages in a run of its own (ADR 0006)", async () => {
       const h = await createChatHarness({
         concurrency: { strategy: "debounce", debounceMs: 1_000 },
         lockScope: "channel",
