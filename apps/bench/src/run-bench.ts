@@ -22,6 +22,8 @@ export interface BenchPlan {
   /** Warm-up messages before each measurement. */
   readonly warmupMessages: number;
   readonly urls: ServerUrls;
+  /** Which implementations to measure; default both, Baton and upstream. */
+  readonly implementations?: readonly Implementation[];
   /** Called after each measurement, e.g. to print progress. */
   readonly onResult?: (result: BenchResult) => void;
 }
@@ -48,7 +50,8 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult[]> {
       const order: Implementation[] =
         turn % 2 === 0 ? ["baton", "upstream"] : ["upstream", "baton"];
       turn += 1;
-      for (const implementation of order) {
+      const wanted = plan.implementations;
+      for (const implementation of order.filter((one) => !wanted || wanted.includes(one))) {
         const result = await measureOne(plan, backend, scenario, implementation);
         results.push(result);
         plan.onResult?.(result);
