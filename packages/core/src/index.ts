@@ -154,3 +154,13 @@ export type { SentMessageHandle } from "./runtime/sent-message.js";
 export type { Thread } from "./runtime/thread.js";
 export { retryAfterSeconds, webhookErrorResponse } from "./runtime/webhook-response.js";
 export { adapterNameOf, lockKeyFor } from "./thread-id/index.js";
+// history, people, serialization
+
+export { type LinkPreview, type SerializedLinkPreview } from "./model/link-preview.js";
+export {
+  type MessageSubject,
+  type SubjectSource,
+  type SubjectSourceRef,
+  setMessageAdapter,
+} from "./model/message-subject.js";
+export { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "./model/workflow-serde.js";

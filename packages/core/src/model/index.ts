@@ -14,8 +14,21 @@ export type {
 } from "./events.js";
 export type { JsonValue } from "./json.js";
 export {
+  type LinkPreview,
+  type SerializedLinkPreview,
+  serializeLinkPreview,
+} from "./link-preview.js";
+export {
   Message,
   type MessageInit,
   type MessageMetadata,
   type SerializedMessage,
 } from "./message.js";
+export {
+  type MessageSubject,
+  type SubjectSource,
+  type SubjectSourceRef,
+  setMessageAdapter,
+  subjectOf,
+} from "./message-subject.js";
+export { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "./workflow-serde.js";

@@ -2,6 +2,13 @@ import { ValidationError } from "../errors/index.js";
 import { type Attachment, type SerializedAttachment, serializeAttachment } from "./attachment.js";
 import type { Author } from "./author.js";
 import type { JsonValue } from "./json.js";
+import {
+  type LinkPreview,
+  type SerializedLinkPreview,
+  serializeLinkPreview,
+} from "./link-preview.js";
+import { type MessageSubject, subjectOf } from "./message-subject.js";
+import { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "./workflow-serde.js";
 
 /** When a message was sent and whether it was edited. */
 export interface MessageMetadata {
@@ -28,6 +35,10 @@ export interface MessageInit {
   isMention?: boolean;
   /** The platform's payload. Must be JSON-serializable, since queued messages are stored as JSON. */
   raw?: JsonValue;
+  /** Links in the message, with their previews. */
+  links?: LinkPreview[];
+  /** The message this one replies to, when the platform says so. */
+  replyTo?: Message;
 }
 
 /** The JSON form of a message. `_type` tags it so stored values can be recognized. */
@@ -41,6 +52,9 @@ export interface SerializedMessage {
   attachments: SerializedAttachment[];
   isMention?: boolean;
   raw?: JsonValue;
+  /** Present only when the message has links; `fetchMessage` is dropped. */
+  links?: SerializedLinkPreview[];
+  replyTo?: SerializedMessage;
 }
 
 /**
@@ -57,6 +71,8 @@ export class Message {
   readonly attachments: Attachment[];
   isMention: boolean | undefined;
   readonly raw: JsonValue | undefined;
+  readonly links: LinkPreview[];
+  readonly replyTo: Message | undefined;
 
   constructor(init: MessageInit) {
     this.id = init.id;
@@ -67,6 +83,26 @@ export class Message {
     this.attachments = init.attachments ?? [];
     this.isMention = init.isMention;
     this.raw = init.raw;
+    this.links = init.links ?? [];
+    this.replyTo = init.replyTo;
+  }
+
+  /**
+   * What the conversation is about (an issue, a pull request), loaded from the adapter on first
+   * read and shared by every later read; `null` when the adapter has none. See `setMessageAdapter`.
+   */
+  get subject(): Promise<MessageSubject | null> {
+    return subjectOf(this, this.threadId);
+  }
+
+  /** The Workflow SDK's serializer (`@workflow/serde`): the same JSON as {@link toJSON}. */
+  static [WORKFLOW_SERIALIZE](message: Message): SerializedMessage {
+    return message.toJSON();
+  }
+
+  /** The Workflow SDK's deserializer: {@link Message.fromJSON}. */
+  static [WORKFLOW_DESERIALIZE](json: SerializedMessage): Message {
+    return Message.fromJSON(json);
   }
 
   /** The JSON form; called by `JSON.stringify`. */
@@ -87,6 +123,8 @@ export class Message {
     };
     if (this.isMention !== undefined) json.isMention = this.isMention;
     if (this.raw !== undefined) json.raw = this.raw;
+    if (this.links.length > 0) json.links = this.links.map(serializeLinkPreview);
+    if (this.replyTo) json.replyTo = this.replyTo.toJSON();
     return json;
   }
 
@@ -114,6 +152,8 @@ export class Message {
     };
     if (json.isMention !== undefined) init.isMention = json.isMention;
     if (json.raw !== undefined) init.raw = json.raw;
+    if (json.links !== undefined) init.links = json.links.map((link) => ({ ...link }));
+    if (json.replyTo !== undefined) init.replyTo = Message.fromJSON(json.replyTo);
     return new Message(init);
   }
 }
@@ -146,4 +186,5 @@ function assertSerializedMessage(value: unknown): asserts value is SerializedMes
   if (json.attachments !== undefined && !Array.isArray(json.attachments)) {
     fail("attachments must be an array");
   }
+  if (json.links !== undefined && !Array.isArray(json.links)) fail("links must be an array");
 }
