@@ -21,6 +21,8 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ["routing", "concurrency", "coordination"],
   ["dispatch"],
   ["runtime"],
+  // `@baton/core/ai`: AI SDK tools over threads and channels; its own entry, never the root one.
+  ["ai"],
 ];
 
 /** The top-level entry file, which may import anything and must not be imported by a layer. */
