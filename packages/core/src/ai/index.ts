@@ -10,5 +10,5 @@ export type {
   AiTextPart,
   AiUserMessage,
 } from "./ai-message.js";
-export { type LinkPreview, renderLinkForPrompt } from "./link-preview.js";
+export { renderLinkForPrompt } from "./link-preview.js";
 export { type AiSourceMessage, type ToAiMessagesOptions, toAiMessages } from "./to-ai-messages.js";

@@ -1,22 +1,4 @@
-/**
- * A link a message carries with its unfurled preview (upstream's `LinkPreview`). Baton's message
- * model has no `links` field yet; {@link toAiMessages} reads one when a message has it, so
- * messages from an adapter that attaches previews are rendered as upstream renders them.
- */
-export interface LinkPreview {
-  /** The link as posted. */
-  url: string;
-  /** The page's title, as the platform unfurled it. Untrusted third-party text. */
-  title?: string;
-  /** The page's description. Untrusted third-party text. */
-  description?: string;
-  /** The site's name. Untrusted third-party text. */
-  siteName?: string;
-  /** The preview image's URL. */
-  imageUrl?: string;
-  /** Present when the link points at another chat message, which it fetches. */
-  fetchMessage?: () => Promise<unknown>;
-}
+import type { LinkPreview } from "../model/link-preview.js";
 
 const URL_LIMIT = 2048;
 const TITLE_LIMIT = 300;

@@ -1,9 +1,10 @@
 import type { Logger } from "../contracts/logger.js";
 import type { Attachment } from "../model/attachment.js";
 import type { Author } from "../model/author.js";
+import type { LinkPreview } from "../model/link-preview.js";
 import type { AiMessage, AiMessagePart } from "./ai-message.js";
 import { attachmentToPart, isUnsupportedAttachment } from "./attachment-part.js";
-import { type LinkPreview, renderLinkForPrompt } from "./link-preview.js";
+import { renderLinkForPrompt } from "./link-preview.js";
 
 /**
  * What {@link toAiMessages} reads from a message: a Baton `Message`, a message the bot posted

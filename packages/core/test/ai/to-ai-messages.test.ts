@@ -1,18 +1,13 @@
 // Ports upstream's packages/chat/src/ai/messages.test.ts (chat 4.38.1 titles) with its inputs.
 // Link sections follow chat 4.41, which fences preview metadata as untrusted text; the 4.38.1
-// assertions predate that fence. Messages come from the testing kit's factory; upstream's
-// `links` field, which Baton's message model does not have yet, is attached with `withLinks`.
+// assertions predate that fence. Messages come from the testing kit's factory, rebuilt with
+// `links` where upstream's factory takes them.
 import { createTestMessage, type TestMessageOverrides } from "@baton/testing";
 import { generateText, type ModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
-import {
-  type AiMessage,
-  type AiMessagePart,
-  type LinkPreview,
-  toAiMessages,
-} from "../../src/ai/index.js";
-import type { Message } from "../../src/index.js";
+import { type AiMessage, type AiMessagePart, toAiMessages } from "../../src/ai/index.js";
+import { type LinkPreview, Message } from "../../src/index.js";
 
 const BOT = { userId: "bot", userName: "bot", fullName: "Bot", isBot: true, isMe: true };
 const FENCE_START = "<untrusted-third-party-link-metadata>";
@@ -24,10 +19,10 @@ function message(
   id: string,
   text: string,
   overrides: TestMessageOverrides & { links?: LinkPreview[] } = {},
-): Message & { links?: LinkPreview[] } {
+): Message {
   const { links, ...rest } = overrides;
   const created = createTestMessage({ ...rest, id, text });
-  return links === undefined ? created : Object.assign(created, { links });
+  return links === undefined ? created : new Message({ ...created, links });
 }
 
 function fenced(...metadata: string[]): string {
