@@ -1,7 +1,8 @@
 import type { Logger } from "@baton/core";
 import { StateError } from "@baton/core";
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from "pg";
-import { breaksConnection, toBatonError } from "./pg-errors.js";
+import { type CancellableClient, sendCancelRequest } from "./cancel-request.js";
+import { breaksConnection, isClientTimeout, toBatonError } from "./pg-errors.js";
 
 /** Runs one statement on the connection a step holds. */
 export type RunQuery = <R extends QueryResultRow = QueryResultRow>(
@@ -15,8 +16,14 @@ export type RunQuery = <R extends QueryResultRow = QueryResultRow>(
  *
  * The budget covers the whole step: waiting for a pooled connection, opening a new one, and
  * every statement. Three layers enforce it, because any one can be missing: the client-side
- * deadline here (always), node-postgres' `query_timeout` per statement (a silent network), and
- * the server's `statement_timeout` (set on pools the backend creates; it also frees the server).
+ * deadline here (always), node-postgres' `query_timeout` per statement (a silent network), and,
+ * inside every transaction, the server's `statement_timeout` and
+ * `idle_in_transaction_session_timeout` set with `SET LOCAL` (they also free the server).
+ *
+ * No session state is kept between statements — no session `SET`, no named prepared statement,
+ * no `LISTEN`, no session advisory lock — so every step works the same behind a pooler in
+ * transaction mode (PgBouncer), where consecutive transactions may run on different server
+ * connections.
  */
 export class Executor {
   constructor(
@@ -49,7 +56,7 @@ export class Executor {
     if (!/^-?\d+$/.test(advisoryKey)) throw new Error(`not an advisory key: ${advisoryKey}`);
     return this.withClient(step, async (run) => {
       await run(
-        `BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${advisoryKey}::bigint)`,
+        `${beginTransaction(this.timeoutMs)}; SELECT pg_advisory_xact_lock(${advisoryKey}::bigint)`,
       );
       // A failure below is rolled back by withClient, which also covers an abandoned step.
       const result = await work(run);
@@ -64,11 +71,12 @@ export class Executor {
    * the runner refuses to send further statements, so a late step cannot start new writes.
    */
   async withClient<T>(step: string, work: (run: RunQuery) => Promise<T>): Promise<T> {
-    let expired = false;
+    const watch: DeadlineWatch = { expired: false, onExpired: undefined };
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        expired = true;
+        watch.expired = true;
+        watch.onExpired?.();
         reject(
           new StateError(
             "timeout",
@@ -78,7 +86,7 @@ export class Executor {
         );
       }, this.timeoutMs);
     });
-    const task = this.onClient(step, work, () => expired);
+    const task = this.onClient(step, work, watch);
     // When the deadline wins, the task's own later failure has been reported already.
     task.catch(() => {});
     try {
@@ -96,7 +104,7 @@ export class Executor {
   private async onClient<T>(
     step: string,
     work: (run: RunQuery) => Promise<T>,
-    expired: () => boolean,
+    watch: DeadlineWatch,
   ): Promise<T> {
     let client: PoolClient;
     try {
@@ -111,15 +119,31 @@ export class Executor {
     };
     client.on("error", onError);
     let broken: unknown;
+    let running = false;
+    // A statement the caller was told timed out must not go on running (waiting for a row lock,
+    // then writing): the server is asked to cancel it while its connection is still open —
+    // behind PgBouncer, closing the connection first would leave the statement running.
+    const cancel = () =>
+      sendCancelRequest(client as unknown as CancellableClient, this.timeoutMs).catch(() => {});
+    watch.onExpired = () => {
+      if (running) void cancel();
+    };
     const run: RunQuery = async (text, values) => {
-      if (expired()) {
+      if (watch.expired) {
         throw new StateError("timeout", "timeoutMs passed; the step was abandoned", { step });
       }
+      running = true;
       try {
         return await client.query(this.config(text, values));
       } catch (error) {
-        if (breaksConnection(error)) broken = error;
+        if (breaksConnection(error)) {
+          broken = error;
+          // node-postgres' own query_timeout fired: the server may still be running it.
+          if (isClientTimeout(error)) await cancel();
+        }
         throw error;
+      } finally {
+        running = false;
       }
     };
     try {
@@ -142,6 +166,27 @@ export class Executor {
       client.release(broken === undefined ? undefined : toError(broken));
     }
   }
+}
+
+/**
+ * `BEGIN` at READ COMMITTED with the server-side timeouts of one transaction, as one simple-query
+ * text (append further statements with `;` to keep it one round trip). `SET LOCAL` ends with the
+ * transaction, so nothing leaks into the next user of the server connection — which, behind
+ * PgBouncer in transaction mode, may be another client. A transaction left open by a vanished
+ * client is rolled back by the server after twice the budget.
+ */
+export function beginTransaction(timeoutMs: number): string {
+  const statementMs = Math.ceil(timeoutMs);
+  return (
+    `BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = ${statementMs}; ` +
+    `SET LOCAL idle_in_transaction_session_timeout = ${statementMs * 2}`
+  );
+}
+
+/** Lets the deadline of one step reach the connection that step holds. */
+interface DeadlineWatch {
+  expired: boolean;
+  onExpired: (() => void) | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from "@baton/core";
-import type { RunQuery } from "./executor.js";
+import { beginTransaction, type RunQuery } from "./executor.js";
 
 /** One step of the schema's history. Versions are applied in order, each exactly once. */
 export interface Migration {
@@ -120,9 +120,12 @@ export async function runMigrations(
   schemaName: string,
   quotedSchema: string,
   logger: Logger,
+  timeoutMs: number,
 ): Promise<number[]> {
   // A failure rolls the whole transaction back (the executor does it): no half-applied version.
-  await run("BEGIN ISOLATION LEVEL READ COMMITTED");
+  // The lock is transaction-level, never a session lock, so it works behind PgBouncer in
+  // transaction mode and cannot outlive the migration on a pooled server connection.
+  await run(beginTransaction(timeoutMs));
   await run("SELECT pg_advisory_xact_lock($1::int, hashtext($2))", [
     MIGRATION_LOCK_CLASS,
     schemaName,

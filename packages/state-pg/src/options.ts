@@ -40,8 +40,8 @@ export interface PostgresStateOptions {
   url?: string;
   /**
    * An existing node-postgres pool, to share connections or configure TLS and auth yourself. The
-   * backend does not own it: `disconnect()` never ends it, and its `statement_timeout` stays
-   * yours. Every call is still bounded by `timeoutMs` on the client side.
+   * backend does not own it: `disconnect()` never ends it, and its session settings stay yours.
+   * Every call is still bounded by `timeoutMs` as with a pool the backend creates.
    */
   pool?: Pool;
   /**
@@ -57,8 +57,10 @@ export interface PostgresStateOptions {
   keyPrefix?: string;
   /**
    * The most time, in milliseconds, one call (and `connect()`) may take, including waiting for a
-   * connection; past it the call rejects with a `StateError` of failure `timeout`. Also sent to
-   * the server as `statement_timeout` for pools the backend creates. Default 5 000.
+   * connection; past it the call rejects with a `StateError` of failure `timeout`, and the
+   * server is asked to cancel the statement (a CancelRequest, which PgBouncer forwards). Inside
+   * transactions it is also the server's `statement_timeout` (`SET LOCAL`, never a session
+   * setting, so it works behind a pooler in transaction mode). Default 5 000.
    */
   timeoutMs?: number;
   /**

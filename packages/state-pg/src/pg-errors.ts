@@ -18,6 +18,11 @@ const CLIENT_TIMEOUT_MESSAGES = [
   "timeout expired",
 ];
 
+/** True for node-postgres giving up on a statement itself (its `query_timeout`). */
+export function isClientTimeout(error: unknown): boolean {
+  return sqlState(error) === undefined && messageOf(error).includes("Query read timeout");
+}
+
 /**
  * True when the failure leaves the connection unusable or in an unknown state, so it must be
  * destroyed rather than returned to the pool: no server error at all (socket closed, reset, read

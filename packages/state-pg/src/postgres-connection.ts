@@ -74,7 +74,7 @@ export class PostgresConnection {
     const executor = new Executor(pool, options.timeoutMs, options.logger);
     try {
       await executor.withClient("connect", (run) =>
-        runMigrations(run, options.schema, this.quotedSchema, options.logger),
+        runMigrations(run, options.schema, this.quotedSchema, options.logger, options.timeoutMs),
       );
     } catch (error) {
       pool.off("error", this.onIdleError);
@@ -110,11 +110,10 @@ export class PostgresConnection {
       connectionString: url,
       // Opening a connection, and waiting for a free one, are bounded like everything else.
       connectionTimeoutMillis: timeoutMs,
-      // The server cancels a statement that outlives the budget, so it never keeps running (and
-      // holding row locks) after the caller was told it failed.
-      statement_timeout: timeoutMs,
-      // A transaction left open by a vanished client is rolled back by the server.
-      idle_in_transaction_session_timeout: timeoutMs * 2,
+      // No session settings at connect (no statement_timeout startup parameter): a pooler in
+      // transaction mode (PgBouncer, managed Postgres) refuses them, and would not keep them on
+      // the server connection anyway. The executor sets its server-side timeouts per
+      // transaction with SET LOCAL instead.
       // Detects a silently dropped TCP connection instead of waiting on it forever.
       keepAlive: true,
       application_name: "baton-state-pg",

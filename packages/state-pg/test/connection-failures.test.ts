@@ -144,15 +144,25 @@ describe("a slow or failing server", () => {
       expect(error.failure).toBe("timeout");
       expect(error.step).toBe("set value");
       expect(Date.now() - startedAt).toBeLessThan(1_200);
+      // The server cancelled the statement too (the backend sends a CancelRequest; no session
+      // statement_timeout is set): while the row lock is still held, nothing waits on it, so
+      // the abandoned write can never land later.
+      await expect
+        .poll(
+          async () => {
+            const waiting = await admin.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE application_name = 'baton-state-pg' AND wait_event_type = 'Lock'`,
+            );
+            return waiting.rows[0].n;
+          },
+          { timeout: 2_000 },
+        )
+        .toBe(0);
     } finally {
       await release();
     }
-    // The server cancelled the statement too (statement_timeout): nothing waits on the lock.
-    const waiting = await admin.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE application_name = 'baton-state-pg' AND wait_event_type = 'Lock'`,
-    );
-    expect(waiting.rows[0].n).toBe(0);
+    expect(await state.get("busy")).toBeNull();
     await state.set("busy", 2);
     expect(await state.get("busy")).toBe(2);
   });

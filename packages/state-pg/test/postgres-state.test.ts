@@ -315,6 +315,39 @@ describe("migrations", () => {
   });
 });
 
+describe("no session state (PgBouncer in transaction mode)", () => {
+  it("leaves no setting behind on the server connection after connect, transactions and locks", async () => {
+    // One server connection, so whatever the backend did ran on exactly the one we inspect.
+    const pool = createAdminPool();
+    pool.options.max = 1;
+    try {
+      const before = await pool.query(
+        "SELECT current_setting('statement_timeout') AS statement_timeout, current_setting('idle_in_transaction_session_timeout') AS idle",
+      );
+      const state = await connected({ url: undefined, pool });
+      await state.enqueue(
+        "q",
+        { value: 1, enqueuedAt: 0, expiresAt: 1 },
+        { maxSize: 5, onFull: "drop-oldest" },
+      );
+      await state.appendToList("l", 1, { maxLength: 2 });
+      const lock = await state.acquireLock("k", 60_000);
+      expect(lock).not.toBeNull();
+      const after = await pool.query(
+        `SELECT current_setting('statement_timeout') AS statement_timeout,
+           current_setting('idle_in_transaction_session_timeout') AS idle,
+           (SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS advisory,
+           (SELECT count(*)::int FROM pg_prepared_statements) AS prepared,
+           (SELECT count(*)::int FROM pg_listening_channels()) AS listening`,
+      );
+      expect(after.rows[0]).toEqual({ ...before.rows[0], advisory: 0, prepared: 0, listening: 0 });
+    } finally {
+      for (const state of opened.splice(0)) await state.disconnect();
+      await pool.end();
+    }
+  });
+});
+
 describe("lifecycle", () => {
   it("names the step and the fix when called before connect()", async () => {
     const state = open();

@@ -6,14 +6,18 @@ import { escapeIdentifier, Pool } from "pg";
 export const TEST_URL =
   process.env.BATON_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/** PgBouncer in transaction pooling mode in front of the test server (see .ci/services.sh). */
+export const PGBOUNCER_URL =
+  process.env.BATON_TEST_PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6432/test";
+
 /** A schema name no other test uses. */
 export function uniqueSchema(): string {
   return `baton_test_${randomBytes(6).toString("hex")}`;
 }
 
 /** A raw pool for looking behind the backend's back, and for dropping test schemas. */
-export function createAdminPool(): Pool {
-  const pool = new Pool({ connectionString: TEST_URL, max: 16, connectionTimeoutMillis: 5_000 });
+export function createAdminPool(url = TEST_URL): Pool {
+  const pool = new Pool({ connectionString: url, max: 16, connectionTimeoutMillis: 5_000 });
   pool.on("error", () => {});
   return pool;
 }
