@@ -1,11 +1,11 @@
 import {
   AdapterError,
+  type AdapterPostableMessage,
   type Author,
   type FetchMessagesOptions,
   type FetchMessagesResult,
   Message,
-  type PostableMessage,
-  type SentMessage,
+  type RawMessage,
 } from "@baton/core";
 import type { WebEventHub } from "./event-stream.js";
 import { toWebText, toWireMessage, type WebEvent } from "./format.js";
@@ -53,7 +53,7 @@ export class WebPlatform {
   }
 
   /** Posts as the bot. An ephemeral post is published but not kept: a reload forgets it. */
-  post(threadId: string, content: PostableMessage, ephemeral = false): SentMessage {
+  post(threadId: string, content: AdapterPostableMessage, ephemeral = false): RawMessage {
     const { text, format } = toWebText(content);
     const userId = this.options.userOf(threadId);
     const seq = this.options.hub.nextSeq();
@@ -73,7 +73,7 @@ export class WebPlatform {
   }
 
   /** Replaces the text of one of the bot's kept messages. */
-  edit(threadId: string, messageId: string, content: PostableMessage): SentMessage {
+  edit(threadId: string, messageId: string, content: AdapterPostableMessage): RawMessage {
     const step = `edit message ${messageId} in ${threadId}`;
     const kept = this.require(threadId, messageId, step);
     if (!kept.message.author.isMe) {

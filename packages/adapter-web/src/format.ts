@@ -1,4 +1,4 @@
-import type { Message, PostableMessage } from "@baton/core";
+import type { AdapterPostableMessage, Message } from "@baton/core";
 
 /** How the browser should render a message's text. The playground shows all three as text. */
 export type WebTextFormat = "plain" | "markdown" | "raw";
@@ -42,10 +42,27 @@ export type WebEvent =
   | { type: "typing"; seq: number; threadId: string; status?: string };
 
 /** Text and format of something a handler posted. */
-export function toWebText(message: PostableMessage): { text: string; format: WebTextFormat } {
+export function toWebText(message: AdapterPostableMessage): {
+  text: string;
+  format: WebTextFormat;
+} {
   if (typeof message === "string") return { text: message, format: "plain" };
   if ("markdown" in message) return { text: message.markdown, format: "markdown" };
-  return { text: message.raw, format: "raw" };
+  if ("raw" in message) return { text: message.raw, format: "raw" };
+  if ("ast" in message) return { text: leafText(message.ast), format: "plain" };
+  // The web adapter declares no cards, so the runtime sends a card's text instead; a card that
+  // arrives anyway (a direct adapter call) shows its fallback text or title.
+  const card = "card" in message ? message.card : message;
+  const fallback = "card" in message ? message.fallbackText : undefined;
+  const title = (card as { title?: unknown }).title;
+  return { text: fallback ?? (typeof title === "string" ? title : ""), format: "plain" };
+}
+
+/** The text of an mdast tree's leaves, in document order. */
+function leafText(node: unknown): string {
+  const { value, children } = node as { value?: unknown; children?: unknown };
+  if (typeof value === "string") return value;
+  return Array.isArray(children) ? children.map(leafText).join("") : "";
 }
 
 /** The wire form of a kept message. */

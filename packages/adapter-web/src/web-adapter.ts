@@ -1,12 +1,15 @@
 import {
   type Adapter,
+  type AdapterCapabilities,
+  type AdapterPostableMessage,
   type ChatHost,
+  defineCapabilities,
+  type EphemeralMessage,
   type FetchMessagesOptions,
   type FetchMessagesResult,
   type LockScope,
   type Message,
-  type PostableMessage,
-  type SentMessage,
+  type RawMessage,
   ValidationError,
   type WebhookOptions,
 } from "@baton/core";
@@ -29,6 +32,18 @@ import {
 } from "./thread-id.js";
 import { handleWebRequest } from "./webhook.js";
 
+/** What the web platform can do; see `WebAdapter.capabilities`. */
+const WEB_CAPABILITIES = defineCapabilities({
+  streaming: "native",
+  reactions: true,
+  editMessage: true,
+  deleteMessage: true,
+  typing: true,
+  history: true,
+  ephemeral: true,
+  openDM: true,
+});
+
 /**
  * A browser chat as a Baton platform, over plain HTTP on the host's own server. Browsers post
  * messages to `POST …/messages` and receive the bot's posts, edits, deletes, reactions and
@@ -44,6 +59,11 @@ export class WebAdapter implements Adapter<WebThreadData> {
   readonly userName: string;
   readonly botUserId: string;
   readonly lockScope?: LockScope;
+  /**
+   * What a browser page can show: text (no cards, modals or uploads), edits, deletes, reactions,
+   * typing, history, ephemeral messages, DMs, and streams (posted, then edited as they grow).
+   */
+  readonly capabilities: AdapterCapabilities = WEB_CAPABILITIES;
 
   private readonly options: ResolvedWebAdapterOptions;
   private readonly hub = new WebEventHub();
@@ -147,7 +167,7 @@ export class WebAdapter implements Adapter<WebThreadData> {
   }
 
   /** Posts as the bot; open pages of the thread's user show it at once. */
-  async postMessage(threadId: string, message: PostableMessage): Promise<SentMessage> {
+  async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
     return this.platform.post(threadId, message);
   }
 
@@ -155,8 +175,8 @@ export class WebAdapter implements Adapter<WebThreadData> {
   async editMessage(
     threadId: string,
     messageId: string,
-    message: PostableMessage,
-  ): Promise<SentMessage> {
+    message: AdapterPostableMessage,
+  ): Promise<RawMessage> {
     return this.platform.edit(threadId, messageId, message);
   }
 
@@ -196,10 +216,10 @@ export class WebAdapter implements Adapter<WebThreadData> {
    * `streamEditIntervalMs`) and once more at the end. A `ValidationError` when the stream
    * yields no text.
    */
-  async stream(threadId: string, chunks: AsyncIterable<string>): Promise<SentMessage> {
+  async stream(threadId: string, chunks: AsyncIterable<string>): Promise<RawMessage> {
     const { clock, streamEditIntervalMs } = this.options;
     let text = "";
-    let sent: SentMessage | undefined;
+    let sent: RawMessage | undefined;
     let shown = "";
     let lastEditMs = 0;
     for await (const chunk of chunks) {
@@ -235,15 +255,15 @@ export class WebAdapter implements Adapter<WebThreadData> {
   async postEphemeral(
     threadId: string,
     userId: string,
-    message: PostableMessage,
-  ): Promise<SentMessage> {
+    message: AdapterPostableMessage,
+  ): Promise<EphemeralMessage> {
     const owner = this.decodeThreadId(threadId).userId;
     if (userId !== owner) {
       throw new ValidationError(`thread ${threadId} belongs to ${owner}, not ${userId}`, {
         step: "post ephemeral message",
       });
     }
-    return this.platform.post(threadId, message, true);
+    return { ...this.platform.post(threadId, message, true), usedFallback: false };
   }
 }
 

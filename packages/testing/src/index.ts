@@ -13,6 +13,18 @@ export type {
 } from "./mock-adapter-options.js";
 export { MOCK_METHODS, type MockCall, type MockMethod } from "./mock-call.js";
 export {
+  MOCK_DEFAULT_CAPABILITIES,
+  resolveMockCapabilities,
+} from "./mock-capabilities.js";
+export type {
+  MockActionInput,
+  MockInteractionOptions,
+  MockModals,
+  MockOpenedModal,
+  MockSlashCommandInput,
+} from "./mock-modals.js";
+export type { MockScheduledPost } from "./mock-scheduling.js";
+export {
   decodeMockThreadId,
   encodeMockThreadId,
   type MockThreadData,

@@ -1,10 +1,13 @@
 import {
+  type AdapterCapabilities,
   type Clock,
   ConfigError,
+  isBatonError,
   type LockScope,
   systemClock,
   type WebhookOptions,
 } from "@baton/core";
+import { resolveMockCapabilities } from "./mock-capabilities.js";
 
 /** Options of {@link createMockAdapter}. */
 export interface MockAdapterOptions {
@@ -18,6 +21,12 @@ export interface MockAdapterOptions {
   clock?: Pick<Clock, "now">;
   /** The page size of `fetchMessages` when the caller gives no `limit`. Default 50. */
   defaultPageSize?: number;
+  /**
+   * Features to switch off (or on) to stand in for a smaller platform, e.g.
+   * `{ streaming: "edit", cards: false, ephemeral: false }`. Default: every feature, with native
+   * streaming (`MOCK_DEFAULT_CAPABILITIES`).
+   */
+  capabilities?: Partial<AdapterCapabilities>;
 }
 
 /** Extra options of {@link MockAdapter.deliver}. */
@@ -41,6 +50,7 @@ export interface ResolvedMockAdapterOptions {
   lockScope: LockScope | undefined;
   clock: Pick<Clock, "now">;
   pageSize: number;
+  capabilities: AdapterCapabilities;
 }
 
 /** Applies the defaults; throws one `ConfigError` listing every bad option. */
@@ -66,6 +76,14 @@ export function resolveMockAdapterOptions(
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     problems.push("defaultPageSize must be a positive integer");
   }
+  let capabilities: AdapterCapabilities = resolveMockCapabilities(undefined);
+  try {
+    capabilities = resolveMockCapabilities(options.capabilities);
+  } catch (error) {
+    if (!isBatonError(error)) throw error;
+    problems.push(error.message.replace(/^[^:]*: /, ""));
+  }
   if (problems.length > 0) throw new ConfigError(problems, { step: "create mock adapter" });
-  return { userName, botUserId, lockScope, clock: options.clock ?? systemClock, pageSize };
+  const clock = options.clock ?? systemClock;
+  return { userName, botUserId, lockScope, clock, pageSize, capabilities };
 }

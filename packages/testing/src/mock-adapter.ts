@@ -1,17 +1,26 @@
-import {
-  type Adapter,
-  AdapterError,
-  type Attachment,
-  type ChatHost,
-  type Clock,
-  type FetchMessagesOptions,
-  type FetchMessagesResult,
-  type LockScope,
-  type Message,
-  type PostableMessage,
-  type SentMessage,
-  ValidationError,
-  type WebhookOptions,
+import type {
+  Adapter,
+  AdapterCapabilities,
+  AdapterPostableMessage,
+  Attachment,
+  ChannelInfo,
+  ChatHost,
+  Clock,
+  EphemeralMessage,
+  FetchMessagesOptions,
+  FetchMessagesResult,
+  ListThreadsOptions,
+  ListThreadsResult,
+  LockScope,
+  Message,
+  RawMessage,
+  ScheduledMessage,
+  ScheduleOptions,
+  StreamChunk,
+  StreamOptions,
+  ThreadInfo,
+  UserInfo,
+  WebhookOptions,
 } from "@baton/core";
 import {
   type MockAdapterOptions,
@@ -19,19 +28,24 @@ import {
   type MockPost,
   resolveMockAdapterOptions,
 } from "./mock-adapter-options.js";
-import {
-  assertPostable,
-  cloneArg,
-  copyCall,
-  isMockMethod,
-  MOCK_METHODS,
-  type MockCall,
-  type MockMethod,
-  postableText,
-  trimArgs,
-} from "./mock-call.js";
+import type { MockCall, MockMethod } from "./mock-call.js";
+import { MockChannels } from "./mock-channels.js";
+import { MockUsers, mockMarkAsRead, mockOpenDM, mockPostEphemeral } from "./mock-conversations.js";
+import { MockCore } from "./mock-core.js";
 import { MockHistory } from "./mock-history.js";
-import { assertOwnMockId } from "./mock-own-id.js";
+import {
+  mockDeleteMessage,
+  mockEditMessage,
+  mockFetchMessages,
+  mockPostMessage,
+  mockReaction,
+  mockStartTyping,
+} from "./mock-messaging.js";
+import { MockModals } from "./mock-modals.js";
+import { mockPosts } from "./mock-posts.js";
+import { MockRecorder } from "./mock-recorder.js";
+import { MockSchedule, type MockScheduledPost } from "./mock-scheduling.js";
+import { mockStream } from "./mock-stream.js";
 import { decodeMockThreadId, encodeMockThreadId, type MockThreadData } from "./mock-thread-id.js";
 import {
   createMockWebhookRequest,
@@ -40,19 +54,16 @@ import {
 } from "./mock-webhook.js";
 import { parseMockMessage } from "./parse-mock-message.js";
 
-interface CallRecord {
-  method: MockMethod;
-  threadId: string;
-  args: unknown[];
-  at: number;
-  error?: unknown;
-  done: boolean;
-}
+type ModalElement = Parameters<NonNullable<Adapter["openModal"]>>[1];
 
 /**
- * A platform adapter that talks to no platform: it implements the whole `Adapter` contract,
- * records every outbound call in order, answers with plausible results (`mock-msg-1`, `mock-msg-2`,
- * …), serves seeded history, and fails on request. Thread ids are `{name}:{channel}:{thread}`.
+ * A platform adapter that talks to no platform: it implements the whole `Adapter` contract and
+ * every capability (each can be switched off per test through `options.capabilities`), records
+ * every outbound call in order, answers with plausible results (`mock-msg-1`, `mock-msg-2`, …),
+ * serves seeded history, users and channel names, and fails on request. Thread ids are
+ * `{name}:{channel}:{thread}`. Each concern lives in its own module (`mock-messaging`,
+ * `mock-conversations`, `mock-scheduling`, `mock-channels`, `mock-stream`, …); the methods here
+ * only delegate.
  */
 export class MockAdapter implements Adapter<MockThreadData> {
   /** The adapter's key in `new Chat({ adapters })` and the prefix of its thread ids. */
@@ -63,29 +74,39 @@ export class MockAdapter implements Adapter<MockThreadData> {
   readonly botUserId: string;
   /** The natural lock scope given in the options, if any. */
   readonly lockScope?: LockScope;
+  /** What this mock stands in for: every feature unless `options.capabilities` switched some off. */
+  readonly capabilities: AdapterCapabilities;
 
   private readonly clock: Pick<Clock, "now">;
   private host: ChatHost | undefined;
   private isDisconnected = false;
-  private records: CallRecord[] = [];
+  private readonly recorder: MockRecorder;
+  private readonly core: MockCore;
   private readonly history: MockHistory;
-  private failures = new Map<MockMethod, unknown[]>();
-  private sentCount = 0;
+  private readonly users = new MockUsers();
+  private readonly schedule: MockSchedule;
+  private readonly channels: MockChannels;
+  /** The user's side of modals and interactions: submit, close, type into selects, click. */
+  readonly modals: MockModals;
 
   constructor(name = "mock", options: MockAdapterOptions = {}) {
-    const {
-      userName,
-      botUserId,
-      lockScope: scope,
-      clock,
-      pageSize,
-    } = resolveMockAdapterOptions(name, options);
+    const resolved = resolveMockAdapterOptions(name, options);
     this.name = name;
-    this.userName = userName;
-    this.botUserId = botUserId;
-    if (scope !== undefined) this.lockScope = scope;
-    this.clock = clock;
-    this.history = new MockHistory(pageSize);
+    this.userName = resolved.userName;
+    this.botUserId = resolved.botUserId;
+    if (resolved.lockScope !== undefined) this.lockScope = resolved.lockScope;
+    this.capabilities = resolved.capabilities;
+    this.clock = resolved.clock;
+    this.recorder = new MockRecorder(name, this.clock);
+    this.core = new MockCore(name, this.capabilities, this.recorder);
+    this.history = new MockHistory(resolved.pageSize);
+    this.schedule = new MockSchedule(this.clock);
+    this.channels = new MockChannels(this.history, resolved.pageSize);
+    this.modals = new MockModals(
+      this.core,
+      () => this,
+      () => this.host,
+    );
   }
 
   /** The host given to `initialize`, or `undefined` before it. */
@@ -182,120 +203,150 @@ export class MockAdapter implements Adapter<MockThreadData> {
   }
 
   /** Records the call and returns `{ id: "mock-msg-<n>", threadId }`. */
-  postMessage(threadId: string, message: PostableMessage): Promise<SentMessage> {
-    return this.record("postMessage", threadId, [threadId, message], () => {
-      assertPostable(message);
-      return this.sent(threadId);
-    });
+  postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
+    return mockPostMessage(this.core, threadId, message);
   }
 
-  /** Records the call and returns the edited message's id. */
-  editMessage(threadId: string, messageId: string, message: PostableMessage): Promise<SentMessage> {
-    return this.record("editMessage", threadId, [threadId, messageId, message], () => {
-      assertPostable(message);
-      return { id: messageId, threadId };
-    });
+  /** Records the call and returns the edited message's id (capability `editMessage`). */
+  editMessage(
+    threadId: string,
+    messageId: string,
+    message: AdapterPostableMessage,
+  ): Promise<RawMessage> {
+    return mockEditMessage(this.core, threadId, messageId, message);
   }
 
-  /** Records the call. */
+  /** Records the call (capability `deleteMessage`). */
   deleteMessage(threadId: string, messageId: string): Promise<void> {
-    return this.record("deleteMessage", threadId, [threadId, messageId], () => undefined);
+    return mockDeleteMessage(this.core, threadId, messageId);
   }
 
-  /** Records the call. */
+  /** Records the call (capability `reactions`). */
   addReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
-    return this.record("addReaction", threadId, [threadId, messageId, emoji], () => undefined);
+    return mockReaction(this.core, "addReaction", threadId, messageId, emoji);
   }
 
-  /** Records the call. */
+  /** Records the call (capability `reactions`). */
   removeReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
-    return this.record("removeReaction", threadId, [threadId, messageId, emoji], () => undefined);
+    return mockReaction(this.core, "removeReaction", threadId, messageId, emoji);
   }
 
-  /** Records the call. */
+  /** Records the call (capability `typing`). */
   startTyping(threadId: string, status?: string): Promise<void> {
-    return this.record("startTyping", threadId, trimArgs([threadId, status]), () => undefined);
+    return mockStartTyping(this.core, threadId, status);
   }
 
   /**
-   * Records the call and returns the thread's seeded messages newest first, `limit` (default
-   * `defaultPageSize`) at a time; `nextCursor` is absent on the last page. A `ValidationError` for
-   * a limit that is not a positive integer or a cursor this adapter did not issue.
+   * Records the call and returns a page of the thread's seeded messages, newest first (or oldest
+   * first with `direction: "forward"`), `limit` (default `defaultPageSize`) at a time;
+   * `nextCursor` is absent on the last page. A `ValidationError` for a limit that is not a
+   * positive integer or a cursor this adapter did not issue. Capability `history`.
    */
   fetchMessages(threadId: string, options?: FetchMessagesOptions): Promise<FetchMessagesResult> {
-    return this.record("fetchMessages", threadId, trimArgs([threadId, options]), () =>
-      this.history.page(threadId, options),
-    );
+    return mockFetchMessages(this.core, this.history, threadId, options);
   }
 
   /**
    * Records the call (its args hold the chunks read so far), reads `chunks` to the end and returns
    * `{ id: "mock-msg-<n>", threadId }`. The joined text counts as posted once the stream ends.
+   * Capability `streaming: "native"`.
    */
-  stream(threadId: string, chunks: AsyncIterable<string>): Promise<SentMessage> {
-    const read: string[] = [];
-    return this.record("stream", threadId, [threadId, read], async () => {
-      for await (const chunk of chunks) read.push(String(chunk));
-      return this.sent(threadId);
-    });
+  stream(
+    threadId: string,
+    chunks: AsyncIterable<string | StreamChunk>,
+    options?: StreamOptions,
+  ): Promise<RawMessage> {
+    return mockStream(this.core, threadId, chunks, options);
   }
 
-  /** Records the call and returns the direct thread `{name}:D{userId}:dm`. */
+  /** Records the call and shows the modal as view `mock-view-<n>` (capability `modals`). */
+  openModal(
+    triggerId: string,
+    modal: ModalElement,
+    contextId?: string,
+  ): Promise<{ viewId: string }> {
+    return this.modals.open(triggerId, modal, contextId);
+  }
+
+  /** Records the call and returns the direct thread `{name}:D{userId}:dm` (capability `openDM`). */
   openDM(userId: string): Promise<string> {
-    const ok = typeof userId === "string" && userId !== "" && !userId.includes(":");
-    const threadId = ok ? `${this.name}:D${userId}:dm` : `${this.name}:D?:dm`;
-    return this.record("openDM", threadId, [userId], () => {
-      if (!ok)
-        throw new ValidationError('userId must be a non-empty string without ":"', {
-          step: "open DM",
-        });
-      return threadId;
-    });
+    return mockOpenDM(this.core, userId);
   }
 
-  /** Records the call and returns `{ id: "mock-msg-<n>", threadId }`. */
-  postEphemeral(threadId: string, userId: string, message: PostableMessage): Promise<SentMessage> {
-    return this.record("postEphemeral", threadId, [threadId, userId, message], () => {
-      assertPostable(message);
-      return this.sent(threadId);
-    });
+  /** Records the call; a seeded user (see `seedUsers`) or `null` (capability `getUser`). */
+  getUser(userId: string): Promise<UserInfo | null> {
+    return this.users.get(this.core, userId);
+  }
+
+  /** Records the call and returns `{ id: "mock-msg-<n>", threadId, usedFallback: false }`. */
+  postEphemeral(
+    threadId: string,
+    userId: string,
+    message: AdapterPostableMessage,
+  ): Promise<EphemeralMessage> {
+    return mockPostEphemeral(this.core, threadId, userId, message);
+  }
+
+  /**
+   * Records the call and keeps the post in `scheduled` until its `cancel()` (capability
+   * `scheduling`). A `ValidationError` unless `postAt` lies in the future of the adapter's clock.
+   */
+  scheduleMessage(
+    threadId: string,
+    message: AdapterPostableMessage,
+    options: ScheduleOptions,
+  ): Promise<ScheduledMessage> {
+    return this.schedule.schedule(this.core, threadId, message, options);
+  }
+
+  /** Records the call (capability `readReceipts`). */
+  markAsRead(threadId: string, messageId: string): Promise<void> {
+    return mockMarkAsRead(this.core, threadId, messageId);
+  }
+
+  /** Records the call; `{ id, isDM, metadata: {} }` with the name given to `setChannelName`. */
+  fetchChannelInfo(channelId: string): Promise<ChannelInfo> {
+    return this.channels.channelInfo(this.core, channelId);
+  }
+
+  /** Records the call; `{ id, channelId, isDM, metadata: {} }` (and `channelName` when set). */
+  fetchThread(threadId: string): Promise<ThreadInfo> {
+    return this.channels.threadInfo(this.core, threadId);
+  }
+
+  /** Records the call; the channel's threads that have seeded history, in pages. */
+  listThreads(channelId: string, options?: ListThreadsOptions): Promise<ListThreadsResult> {
+    return this.channels.listThreads(this.core, channelId, options);
   }
 
   /** Every outbound call so far, in call order, failed ones included. A frozen copy. */
   get calls(): readonly MockCall[] {
-    return Object.freeze(this.records.map(toCall));
+    return this.recorder.calls();
   }
 
   /** The calls of one method, in call order. A frozen copy. */
   callsOf(method: MockMethod): readonly MockCall[] {
-    return Object.freeze(this.records.filter((r) => r.method === method).map(toCall));
+    return this.recorder.calls(method);
   }
 
   /** Successful `postMessage` and finished `stream` calls as `{ threadId, text, via }`, in order. */
   get posts(): readonly MockPost[] {
-    return Object.freeze(
-      this.postedRecords().map((r) =>
-        Object.freeze({
-          threadId: r.threadId,
-          text: postedText(r),
-          via: r.method as MockPost["via"],
-        }),
-      ),
-    );
+    return mockPosts(this.recorder);
   }
 
   /** Texts of successful `postMessage` and finished `stream` calls, in call order. */
   get posted(): readonly string[] {
-    return Object.freeze(this.postedRecords().map(postedText));
+    return Object.freeze(mockPosts(this.recorder).map((post) => post.text));
   }
 
   /** Like `posted`, restricted to one thread. */
   postedTo(threadId: string): readonly string[] {
-    return Object.freeze(
-      this.postedRecords()
-        .filter((r) => r.threadId === threadId)
-        .map(postedText),
-    );
+    return Object.freeze(mockPosts(this.recorder, threadId).map((post) => post.text));
+  }
+
+  /** Scheduled posts not cancelled yet, in scheduling order. */
+  get scheduled(): readonly MockScheduledPost[] {
+    return this.schedule.list();
   }
 
   /**
@@ -307,91 +358,37 @@ export class MockAdapter implements Adapter<MockThreadData> {
     this.history.seed(threadId, messages);
   }
 
+  /** Adds users that `getUser` finds, by `userId`. */
+  seedUsers(users: readonly UserInfo[]): void {
+    this.users.seed(users);
+  }
+
+  /** Names a channel (`{name}:{channel}`) for `fetchChannelInfo` and `fetchThread`. */
+  setChannelName(channelId: string, channelName: string): void {
+    this.channels.setName(channelId, channelName);
+  }
+
   /**
    * Makes the next call of `method` reject with `error` (default: an `AdapterError`). Calling it
    * n times fails the next n calls, in order. The failed call is still recorded, with `error`.
    */
   failNext(method: MockMethod, error?: unknown): void {
-    if (!isMockMethod(method)) {
-      throw new ValidationError(
-        `unknown method ${JSON.stringify(method)}; one of ${MOCK_METHODS.join(", ")}`,
-        {
-          step: "fail next call",
-        },
-      );
-    }
-    const failure = error ?? new AdapterError(this.name, `${method} failed (injected by failNext)`);
-    this.failures.set(method, [...(this.failures.get(method) ?? []), failure]);
+    this.recorder.failNext(method, error);
   }
 
-  /** Forgets recorded calls, seeded messages and pending failures, and restarts ids at 1. */
+  /** Forgets recorded calls, seeded data, scheduled posts and pending failures; restarts ids. */
   reset(): void {
-    this.records = [];
+    this.recorder.clear();
     this.history.clear();
-    this.failures = new Map();
-    this.sentCount = 0;
-  }
-
-  private async record<T>(
-    method: MockMethod,
-    threadId: string,
-    args: unknown[],
-    run: () => T | Promise<T>,
-  ): Promise<T> {
-    const record: CallRecord = {
-      method,
-      threadId,
-      args: cloneArgs(args),
-      at: this.clock.now(),
-      done: false,
-    };
-    this.records.push(record);
-    try {
-      if (method !== "openDM") assertOwnMockId(this.name, method, threadId);
-      const queued = this.failures.get(method);
-      if (queued && queued.length > 0) throw queued.shift();
-      const result = await run();
-      record.done = true;
-      return result;
-    } catch (error) {
-      record.error = error;
-      throw error;
-    }
-  }
-
-  private sent(threadId: string): SentMessage {
-    this.sentCount += 1;
-    return { id: `mock-msg-${this.sentCount}`, threadId };
-  }
-
-  private postedRecords(): CallRecord[] {
-    return this.records.filter(
-      (r) => (r.method === "postMessage" || r.method === "stream") && r.done && !("error" in r),
-    );
+    this.users.clear();
+    this.schedule.clear();
+    this.channels.clear();
+    this.modals.clear();
+    this.core.resetIds();
   }
 }
 
 /** Creates a {@link MockAdapter}; see its options for the defaults. */
 export function createMockAdapter(name = "mock", options?: MockAdapterOptions): MockAdapter {
   return new MockAdapter(name, options);
-}
-
-function toCall(record: CallRecord): MockCall {
-  const call: MockCall = {
-    method: record.method,
-    threadId: record.threadId,
-    args: record.args,
-    at: record.at,
-  };
-  return copyCall("error" in record ? { ...call, error: record.error } : call);
-}
-
-function postedText(record: CallRecord): string {
-  if (record.method === "stream") return (record.args[1] as string[]).join("");
-  return postableText(record.args[1] as PostableMessage);
-}
-
-/** Clones plain arguments; the stream's live chunk array is kept by reference until copied out. */
-function cloneArgs(args: unknown[]): unknown[] {
-  return args.map((arg) => (Array.isArray(arg) ? arg : cloneArg(arg)));
 }

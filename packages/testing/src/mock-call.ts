@@ -1,4 +1,4 @@
-import { type PostableMessage, ValidationError } from "@baton/core";
+import type { AdapterPostableMessage } from "@baton/core";
 
 /** Every outbound method of the mock adapter that is recorded, in the Adapter contract's order. */
 export const MOCK_METHODS = [
@@ -11,7 +11,14 @@ export const MOCK_METHODS = [
   "fetchMessages",
   "stream",
   "openDM",
+  "openModal",
   "postEphemeral",
+  "scheduleMessage",
+  "getUser",
+  "markAsRead",
+  "fetchThread",
+  "fetchChannelInfo",
+  "listThreads",
 ] as const;
 
 /** The name of a recorded outbound method of {@link MockAdapter}. */
@@ -25,8 +32,8 @@ export interface MockCall {
   /** The adapter method that was called. */
   readonly method: MockMethod;
   /**
-   * The thread the call targeted. For `openDM` it is the thread id of the direct conversation the
-   * call opens.
+   * The thread (or channel) the call targeted. For `openDM` it is the thread id of the direct
+   * conversation the call opens; for `getUser`, the user id looked up.
    */
   readonly threadId: string;
   /**
@@ -45,11 +52,28 @@ export function isMockMethod(value: unknown): value is MockMethod {
   return typeof value === "string" && (MOCK_METHODS as readonly string[]).includes(value);
 }
 
-/** The text a postable message shows: the string itself, its markdown, or its raw text. */
-export function postableText(message: PostableMessage): string {
+/**
+ * The text a postable message shows, for `posted`: the string itself, its markdown or raw text,
+ * the text of an mdast tree's leaves, or a card's fallback text (else its title).
+ */
+export function postableText(message: AdapterPostableMessage): string {
   if (typeof message === "string") return message;
   if ("markdown" in message) return message.markdown;
-  return message.raw;
+  if ("raw" in message) return message.raw;
+  if ("ast" in message) return leafText(message.ast);
+  if ("card" in message) return message.fallbackText ?? cardTitle(message.card);
+  return cardTitle(message);
+}
+
+function leafText(node: unknown): string {
+  const { value, children } = node as { value?: unknown; children?: unknown };
+  if (typeof value === "string") return value;
+  return Array.isArray(children) ? children.map(leafText).join("") : "";
+}
+
+function cardTitle(card: unknown): string {
+  const title = (card as { title?: unknown }).title;
+  return typeof title === "string" ? title : "";
 }
 
 /** A deep copy of a record, so callers can never change what the adapter recorded. */
@@ -81,7 +105,8 @@ export function describeCalls(calls: readonly MockCall[]): string {
   if (calls.length === 0) return "  (no calls)";
   return calls
     .map((call, index) => {
-      const args = call.args.slice(call.method === "openDM" ? 0 : 1);
+      const userCall = call.method === "openDM" || call.method === "getUser";
+      const args = call.args.slice(userCall ? 0 : 1);
       const failed = "error" in call ? " (failed)" : "";
       return `  ${index + 1}. ${call.method} ${call.threadId} ${safeJson(args)}${failed}`;
     })
@@ -101,19 +126,4 @@ export function trimArgs(args: readonly unknown[]): unknown[] {
   const copy = [...args];
   while (copy.length > 0 && copy[copy.length - 1] === undefined) copy.pop();
   return copy;
-}
-
-/** Throws a `ValidationError` unless `message` is a string, `{ markdown }` or `{ raw }`. */
-export function assertPostable(message: unknown): asserts message is PostableMessage {
-  const record = message as { markdown?: unknown; raw?: unknown } | null;
-  const ok =
-    typeof message === "string" ||
-    (typeof record === "object" &&
-      record !== null &&
-      (typeof record.markdown === "string" || typeof record.raw === "string"));
-  if (!ok) {
-    throw new ValidationError("message must be a string, { markdown } or { raw }", {
-      step: "post message",
-    });
-  }
 }

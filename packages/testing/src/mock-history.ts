@@ -27,22 +27,41 @@ export class MockHistory {
   }
 
   /**
-   * One page, newest first: `limit` (default: the page size) messages after `cursor`;
-   * `nextCursor` is absent on the last page. A `ValidationError` for a limit that is not a
-   * positive integer or a cursor this history did not issue.
+   * One page in the order of its walk — newest first (`direction: "backward"`, the default) or
+   * oldest first (`"forward"`): `limit` (default: the page size) messages after `cursor`;
+   * `nextCursor` is absent on the last page. Forward cursors are `mock-cursor:f{n}`, so a cursor
+   * of one direction is refused in the other. A `ValidationError` for a limit that is not a
+   * positive integer, an unknown direction, or a cursor this history did not issue.
    */
   page(threadId: string, options: FetchMessagesOptions = {}): FetchMessagesResult {
+    const step = "fetch messages";
     const limit = options.limit ?? this.defaultPageSize;
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new ValidationError("limit must be a positive integer", { step: "fetch messages" });
+      throw new ValidationError("limit must be a positive integer", { step });
     }
-    const newestFirst = [...(this.threads.get(threadId) ?? [])].reverse();
-    const offset = parseCursor(options.cursor);
-    const messages = newestFirst.slice(offset, offset + limit);
+    const direction = options.direction ?? "backward";
+    if (direction !== "backward" && direction !== "forward") {
+      throw new ValidationError('direction must be "backward" or "forward"', { step });
+    }
+    const oldestFirst = [...(this.threads.get(threadId) ?? [])];
+    const ordered = direction === "forward" ? oldestFirst : oldestFirst.reverse();
+    const tag = direction === "forward" ? "f" : "";
+    const offset = parseCursor(options.cursor, tag);
+    const messages = ordered.slice(offset, offset + limit);
     const end = offset + messages.length;
-    return end < newestFirst.length
-      ? { messages, nextCursor: `${CURSOR_PREFIX}${end}` }
+    return end < ordered.length
+      ? { messages, nextCursor: `${CURSOR_PREFIX}${tag}${end}` }
       : { messages };
+  }
+
+  /** The thread ids with seeded history whose id starts with `prefix`, in seeding order. */
+  threadIds(prefix: string): string[] {
+    return [...this.threads.keys()].filter((id) => id.startsWith(prefix));
+  }
+
+  /** The seeded messages of a thread, oldest first (a copy). */
+  messagesOf(threadId: string): Message[] {
+    return [...(this.threads.get(threadId) ?? [])];
   }
 
   /** Forgets every thread's history. */
@@ -51,11 +70,11 @@ export class MockHistory {
   }
 }
 
-function parseCursor(cursor: string | undefined): number {
+function parseCursor(cursor: string | undefined, tag: string): number {
   if (cursor === undefined) return 0;
-  const offset = cursor.startsWith(CURSOR_PREFIX)
-    ? Number(cursor.slice(CURSOR_PREFIX.length))
-    : Number.NaN;
+  const prefix = `${CURSOR_PREFIX}${tag}`;
+  const rest = cursor.startsWith(prefix) ? cursor.slice(prefix.length) : "";
+  const offset = /^\d+$/.test(rest) ? Number(rest) : Number.NaN;
   if (!Number.isInteger(offset) || offset < 0) {
     throw new ValidationError(`unknown cursor ${JSON.stringify(cursor)}`, {
       step: "fetch messages",

@@ -8,6 +8,7 @@ describe("@baton/testing public API", () => {
         "DEFAULT_MOCK_USER_ID",
         "FAKE_CLOCK_START_MS",
         "FakeClock",
+        "MOCK_DEFAULT_CAPABILITIES",
         "MOCK_METHODS",
         "MOCK_WEBHOOK_URL",
         "MockAdapter",
@@ -24,6 +25,7 @@ describe("@baton/testing public API", () => {
         "decodeMockThreadId",
         "encodeMockThreadId",
         "resetTestMessageIds",
+        "resolveMockCapabilities",
       ].sort(),
     );
   });

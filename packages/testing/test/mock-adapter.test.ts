@@ -197,6 +197,14 @@ describe("MockAdapter: recording outbound calls", () => {
     await adapter.stream(OTHER_THREAD, chunksOf("str", "eam"));
     const dm = await adapter.openDM("U_USER");
     await adapter.postEphemeral(THREAD, "U_USER", { raw: "psst" });
+    const postAt = new Date(Date.UTC(2027, 0, 1));
+    await adapter.scheduleMessage(THREAD, "later", { postAt });
+    adapter.seedUsers([{ userId: "U_USER", userName: "user" }]);
+    await adapter.getUser("U_USER");
+    await adapter.markAsRead(THREAD, "m1");
+    await adapter.fetchThread(THREAD);
+    await adapter.fetchChannelInfo("mock:C123");
+    await adapter.listThreads("mock:C123", { limit: 2 });
 
     const start = Date.UTC(2026, 0, 1);
     expect(adapter.calls).toEqual([
@@ -225,6 +233,22 @@ describe("MockAdapter: recording outbound calls", () => {
         args: [THREAD, "U_USER", { raw: "psst" }],
         at: start + 250,
       },
+      {
+        method: "scheduleMessage",
+        threadId: THREAD,
+        args: [THREAD, "later", { postAt }],
+        at: start + 250,
+      },
+      { method: "getUser", threadId: "U_USER", args: ["U_USER"], at: start + 250 },
+      { method: "markAsRead", threadId: THREAD, args: [THREAD, "m1"], at: start + 250 },
+      { method: "fetchThread", threadId: THREAD, args: [THREAD], at: start + 250 },
+      { method: "fetchChannelInfo", threadId: "mock:C123", args: ["mock:C123"], at: start + 250 },
+      {
+        method: "listThreads",
+        threadId: "mock:C123",
+        args: ["mock:C123", { limit: 2 }],
+        at: start + 250,
+      },
     ]);
     expect(adapter.calls.map((call) => call.method)).toEqual([
       "postMessage",
@@ -237,8 +261,18 @@ describe("MockAdapter: recording outbound calls", () => {
       "stream",
       "openDM",
       "postEphemeral",
+      "scheduleMessage",
+      "getUser",
+      "markAsRead",
+      "fetchThread",
+      "fetchChannelInfo",
+      "listThreads",
     ]);
-    expect([...MOCK_METHODS].sort()).toEqual(adapter.calls.map((call) => call.method).sort());
+    // openModal needs a modal element; the modal tests record it.
+    const coveredElsewhere: readonly string[] = ["openModal"];
+    expect([...MOCK_METHODS].filter((method) => !coveredElsewhere.includes(method)).sort()).toEqual(
+      adapter.calls.map((call) => call.method).sort(),
+    );
   });
 
   it("records calls in the order they were made, not the order they settle", async () => {
@@ -277,7 +311,7 @@ describe("MockAdapter: recording outbound calls", () => {
     expect([a, b, c]).toEqual([
       { id: "mock-msg-1", threadId: THREAD },
       { id: "mock-msg-2", threadId: THREAD },
-      { id: "mock-msg-3", threadId: THREAD },
+      { id: "mock-msg-3", threadId: THREAD, usedFallback: false },
     ]);
     expect(edited).toEqual({ id: "mock-msg-1", threadId: THREAD });
   });
@@ -326,10 +360,11 @@ describe("MockAdapter: recording outbound calls", () => {
     expect(adapter.posted).toEqual([]);
   });
 
-  it("rejects a message that is not a string, { markdown } or { raw }", async () => {
+  it("rejects a message that is none of the postable kinds", async () => {
     await expect(adapter.postMessage(THREAD, { text: "x" } as never)).rejects.toThrow(
-      /message must be a string, \{ markdown \} or \{ raw \}/,
+      /message must be a non-empty string, \{ markdown \}, \{ ast \}, \{ raw \} or a card/,
     );
+    await expect(adapter.postMessage(THREAD, "")).rejects.toThrow(ValidationError);
   });
 
   it("fails the next call of a method with the given error, once, and records the failure", async () => {

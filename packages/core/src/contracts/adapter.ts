@@ -1,34 +1,72 @@
+import type { StreamChunk } from "../content/from-full-stream-chunks.js";
+import type { ModalElement, ModalResponse } from "../content/modals/index.js";
 import type { Attachment } from "../model/attachment.js";
 import type {
   ActionEvent,
   MessageDeletedEvent,
+  ModalCloseEvent,
+  ModalSubmitEvent,
+  OptionsLoadEvent,
   ReactionEvent,
   SlashCommandEvent,
 } from "../model/events.js";
 import type { Message } from "../model/message.js";
+import type { MessageSubject } from "../model/message-subject.js";
+import type { OptionsLoadResult } from "../model/options-load-result.js";
+import type { AdapterCapabilities } from "./capabilities.js";
 import type { Logger } from "./logger.js";
 import type { DispatchOutcome } from "./observer.js";
+import type { AdapterPostableMessage } from "./postable-message.js";
 import type { StateAdapter } from "./state.js";
+import type {
+  ChannelInfo,
+  EphemeralMessage,
+  ListThreadsOptions,
+  ListThreadsResult,
+  ScheduledMessage,
+  ScheduleOptions,
+  StreamOptions,
+  ThreadInfo,
+  UserInfo,
+} from "./thread-surface-types.js";
 
-/** What a handler can post: plain text, markdown, or text the platform takes verbatim. */
-export type PostableMessage = string | { markdown: string } | { raw: string };
-
-/** A message the bot sent, as the platform acknowledged it. */
-export interface SentMessage {
+/**
+ * A message the bot sent, as the platform acknowledged it (upstream's `RawMessage`): what
+ * `postMessage`, `editMessage`, `stream` and `postChannelMessage` resolve with. The runtime turns
+ * it into a `SentMessage` the handler can edit, delete and react to.
+ */
+export interface RawMessage<TRaw = unknown> {
+  /** The platform's message id; must be non-empty. */
   id: string;
+  /** The thread the message landed in; empty or absent means the thread it was posted to. */
   threadId: string;
-  raw?: unknown;
+  /** The platform's response. */
+  raw?: TRaw;
 }
+
+/** @deprecated The adapter's answer is a {@link RawMessage}; kept for adapters written before. */
+export type AdapterSentMessage = RawMessage;
+
+/**
+ * Which end of the history a walk starts at: `backward` (the default) from the newest message
+ * towards older ones, `forward` from the oldest towards newer ones (upstream's names).
+ */
+export type FetchDirection = "backward" | "forward";
 
 /** Options of {@link Adapter.fetchMessages}. */
 export interface FetchMessagesOptions {
   /** Page size; adapters cap it at the platform's limit. */
   limit?: number;
-  /** Continue after this cursor from a previous page. */
+  /** Continue after this cursor from a previous page (of the same direction). */
   cursor?: string;
+  /**
+   * Default `backward`. Pages list their messages in the order of the walk: newest first going
+   * backward, oldest first going forward; `nextCursor` continues the walk.
+   */
+  direction?: FetchDirection;
 }
 
-/** One page of history, newest first. */
+/** One page of history, in the order of its walk (newest first by default). */
 export interface FetchMessagesResult {
   messages: Message[];
   /** Absent on the last page. */
@@ -48,6 +86,16 @@ export interface WebhookOptions {
 export interface ProcessOptions extends WebhookOptions {
   /** The installation the event belongs to (workspace, tenant), for per-tenant admission. */
   tenantId?: string;
+}
+
+/**
+ * Options of the interactions the platform waits on for its answer (modal submits, options
+ * loads). `deadlineMs`: the host resolves within that much time — without the handlers' answer
+ * when they are slower — so the adapter can answer inside the platform's window (Slack: 3 s, so
+ * pass about 2 500). Without it the host waits for the handlers.
+ */
+export interface InteractionOptions extends ProcessOptions {
+  deadlineMs?: number;
 }
 
 /**
@@ -120,6 +168,36 @@ export interface ChatHost {
     event: MessageDeletedEvent,
     options?: ProcessOptions,
   ): Promise<void>;
+  // interactions: modals and dynamic selects
+  /**
+   * Runs the modal's submit handlers and resolves with the answer the adapter sends the platform
+   * (validation errors, update, push, close), or `undefined` for "close the modal". `contextId`
+   * is the id the adapter got in `openModal` and kept with the view; it brings back the thread,
+   * message and channel the modal was opened from. A handler error is logged, never rejected.
+   * Rejects with `AdmissionRejectedError` during shutdown.
+   */
+  processModalSubmit(
+    adapter: Adapter,
+    event: ModalSubmitEvent,
+    contextId?: string,
+    options?: InteractionOptions,
+  ): Promise<ModalResponse | undefined>;
+  /** Runs the modal's close handlers; resolves when they are done. Errors are logged. */
+  processModalClose(
+    adapter: Adapter,
+    event: ModalCloseEvent,
+    contextId?: string,
+    options?: ProcessOptions,
+  ): Promise<void>;
+  /**
+   * Resolves with the options of a dynamic select for the adapter to answer with, or `undefined`
+   * when no handler answered (answer with an empty list).
+   */
+  processOptionsLoad(
+    adapter: Adapter,
+    event: OptionsLoadEvent,
+    options?: InteractionOptions,
+  ): Promise<OptionsLoadResult | undefined>;
   getState(): StateAdapter;
   getUserName(): string;
   getLogger(component: string): Logger;
@@ -162,17 +240,118 @@ export interface Adapter<TThreadData = unknown> {
   /** Restores fetchers of an attachment that came back from JSON (queues). */
   rehydrateAttachment?(attachment: Attachment): Attachment;
 
-  postMessage(threadId: string, message: PostableMessage): Promise<SentMessage>;
-  editMessage(threadId: string, messageId: string, message: PostableMessage): Promise<SentMessage>;
+  /**
+   * What the platform can do. The runtime reads it before each call: an undeclared feature takes
+   * its documented fallback or fails with a `NotSupportedError` without calling the adapter. When
+   * absent (an adapter ported from upstream), `capabilitiesOf` infers it from the optional methods.
+   */
+  readonly capabilities?: AdapterCapabilities;
+
+  /** Posts into a thread. `message` was validated by the core; see `AdapterPostableMessage`. */
+  postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage>;
+  /** Replaces a posted message's content (capability `editMessage`). */
+  editMessage(
+    threadId: string,
+    messageId: string,
+    message: AdapterPostableMessage,
+  ): Promise<RawMessage>;
+  /** Deletes a posted message (capability `deleteMessage`). */
   deleteMessage(threadId: string, messageId: string): Promise<void>;
+  /** Adds the bot's reaction, a normalized emoji name (capability `reactions`). */
   addReaction(threadId: string, messageId: string, emoji: string): Promise<void>;
+  /** Removes the bot's reaction (capability `reactions`). */
   removeReaction(threadId: string, messageId: string, emoji: string): Promise<void>;
+  /** Shows a typing indicator, with a status text where the platform has one (`typing`). */
   startTyping(threadId: string, status?: string): Promise<void>;
+  /** One page of history (capability `history`). */
   fetchMessages(threadId: string, options?: FetchMessagesOptions): Promise<FetchMessagesResult>;
-  /** Streams a reply as it is produced, where the platform can edit in place. */
-  stream?(threadId: string, chunks: AsyncIterable<string>): Promise<SentMessage>;
-  /** Opens (or finds) the direct conversation with a user; returns its thread id. */
+  /**
+   * Streams a reply with the platform's native streaming (capability `streaming: "native"`):
+   * reads `textStream` — text, and structured chunks (`StreamChunk`: task and plan updates) a
+   * platform may show natively or skip — until it ends and resolves with the finished message.
+   * The stream ends early when the handler's signal aborts; the runtime then marks the message
+   * stopped with one edit. Resolving `null` without reading declines: the runtime streams by post
+   * + edit instead (upstream 4.41). See docs/streaming.md.
+   */
+  stream?(
+    threadId: string,
+    textStream: AsyncIterable<string | StreamChunk>,
+    options?: StreamOptions,
+  ): Promise<RawMessage | null>;
+  /**
+   * The platform's least comfortable time between two edits of a post + edit stream, in ms; the
+   * Chat's `streamingUpdateIntervalMs` overrides it, and 500 applies when both are absent.
+   */
+  readonly streamingUpdateIntervalMs?: number;
+  /**
+   * Opens `modal` for the user whose interaction carried `triggerId` (capability `modals`) and
+   * resolves with the platform's view id. Keeps `contextId` with the view and passes it back to
+   * `processModalSubmit` / `processModalClose`.
+   */
+  openModal?(
+    triggerId: string,
+    modal: ModalElement,
+    contextId?: string,
+  ): Promise<{ viewId: string }>;
+  /** Opens (or finds) the direct conversation with a user; returns its thread id (`openDM`). */
   openDM?(userId: string): Promise<string>;
-  /** Posts a message only `userId` sees. */
-  postEphemeral?(threadId: string, userId: string, message: PostableMessage): Promise<SentMessage>;
+  /** Looks a user up; `null` when the platform knows no such user (capability `getUser`). */
+  getUser?(userId: string): Promise<UserInfo | null>;
+  /** Posts a message only `userId` sees (capability `ephemeral`). */
+  postEphemeral?(
+    threadId: string,
+    userId: string,
+    message: AdapterPostableMessage,
+  ): Promise<EphemeralMessage>;
+  /** Schedules a post for `options.postAt` (capability `scheduling`). */
+  scheduleMessage?(
+    threadId: string,
+    message: AdapterPostableMessage,
+    options: ScheduleOptions,
+  ): Promise<ScheduledMessage>;
+  /**
+   * Posts at the top level of a channel (upstream's optional method). Without it the runtime
+   * posts with `postMessage(channelId, …)`.
+   */
+  postChannelMessage?(channelId: string, message: AdapterPostableMessage): Promise<RawMessage>;
+  /**
+   * Called by `thread.subscribe()` after the State recorded the subscription, for platforms that
+   * must register for a thread's events (upstream's hook). A failure rejects `subscribe()`.
+   */
+  onThreadSubscribe?(threadId: string): Promise<void>;
+  /** Marks a message, and what came before it, as read (capability `readReceipts`). */
+  markAsRead?(threadId: string, messageId: string): Promise<void>;
+  /** A channel's name and metadata, for `channel.fetchMetadata()`. */
+  fetchChannelInfo?(channelId: string): Promise<ChannelInfo>;
+  /** One page of a channel's threads, for `channel.threads`. */
+  listThreads?(channelId: string, options?: ListThreadsOptions): Promise<ListThreadsResult>;
+  /** A thread's metadata, for `thread.fetchMetadata()`. */
+  fetchThread?(threadId: string): Promise<ThreadInfo>;
+
+  // history, people
+  /**
+   * True when `userId` has the shape of this platform's user ids (Slack's `U…`, a Telegram
+   * number). `chat.getUser(userId)` and `chat.openDM(userId)` pick the one registered adapter
+   * that claims the id, so the core holds no platform's id patterns.
+   */
+  matchesUserId?(userId: string): boolean;
+  /**
+   * One page of a channel's own (top-level) messages, for `channel.messages`; pages follow
+   * `options.direction` like `fetchMessages`. Without it `channel.messages` reads
+   * `fetchMessages(channelId)`.
+   */
+  fetchChannelMessages?(
+    channelId: string,
+    options?: FetchMessagesOptions,
+  ): Promise<FetchMessagesResult>;
+  /** What a conversation is about (an issue, a pull request), for `message.subject`. */
+  fetchSubject?(threadId: string): Promise<MessageSubject | null>;
+  /**
+   * True on platforms that keep no history the bot can read (Telegram, SMS): the runtime then
+   * appends every accepted message to a bounded list in the State (`threadHistory` options), and
+   * `thread.messages` / `allMessages` read that list.
+   */
+  readonly persistThreadHistory?: boolean;
+  /** @deprecated Upstream's old name of {@link persistThreadHistory}; either flag turns it on. */
+  readonly persistMessageHistory?: boolean;
 }

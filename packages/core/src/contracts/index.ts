@@ -1,16 +1,50 @@
 export type {
   Adapter,
+  AdapterSentMessage,
   ChatHost,
   DeliveryResult,
+  FetchDirection,
   FetchMessagesOptions,
   FetchMessagesResult,
   LockScope,
-  PostableMessage,
   ProcessOptions,
+  RawMessage,
   ReceiveResult,
-  SentMessage,
   WebhookOptions,
 } from "./adapter.js";
+export {
+  ADAPTER_FEATURES,
+  type AdapterCapabilities,
+  type AdapterFeature,
+  capabilitiesOf,
+  defineCapabilities,
+  NO_CAPABILITIES,
+  type StreamingSupport,
+} from "./capabilities.js";
+export type {
+  AdapterPostableMessage,
+  CardElementLike,
+  FileUpload,
+  PostableAst,
+  PostableCard,
+  PostableMarkdown,
+  PostableMessage,
+  PostableRaw,
+  PostableStream,
+} from "./postable-message.js";
+export type {
+  ChannelInfo,
+  ChannelVisibility,
+  EphemeralMessage,
+  ListThreadsOptions,
+  ListThreadsResult,
+  ScheduledMessage,
+  ScheduleOptions,
+  StreamOptions,
+  ThreadInfo,
+  ThreadSummary,
+  UserInfo,
+} from "./thread-surface-types.js";
 export { ConsoleLogger, isLogger, type Logger, type LogLevel, silentLogger } from "./logger.js";
 export {
   DISPATCH_OUTCOMES,

@@ -14,6 +14,7 @@ export type BatonErrorCode =
   | "ADAPTER_FAILED"
   | "RATE_LIMITED"
   | "NOT_IMPLEMENTED"
+  | "NOT_SUPPORTED"
   | "SHUTTING_DOWN"
   | "DETACH_TIMEOUT";
 
@@ -30,6 +31,7 @@ export const BATON_ERROR_CODES: readonly BatonErrorCode[] = [
   "ADAPTER_FAILED",
   "RATE_LIMITED",
   "NOT_IMPLEMENTED",
+  "NOT_SUPPORTED",
   "SHUTTING_DOWN",
   "DETACH_TIMEOUT",
 ];

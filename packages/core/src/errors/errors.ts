@@ -1,4 +1,5 @@
 import { BatonError, type BatonErrorOptions } from "./baton-error.js";
+import type { BatonErrorCode } from "./error-codes.js";
 
 /**
  * A configuration problem found at construction. Lists every problem at once, so a user fixes
@@ -108,11 +109,30 @@ export class RateLimitError extends BatonError {
 
 /** An optional capability the adapter or backend does not offer; `feature` names it. */
 export class NotImplementedError extends BatonError {
+  /** The code instances of this class carry; a subclass narrows it (see NotSupportedError). */
+  protected static readonly errorCode: BatonErrorCode = "NOT_IMPLEMENTED";
   readonly feature: string | undefined;
 
   constructor(message: string, feature?: string, options: BatonErrorOptions = {}) {
-    super("NOT_IMPLEMENTED", message, options);
+    super((new.target as typeof NotImplementedError).errorCode, message, options);
     this.feature = feature;
+  }
+}
+
+/**
+ * The platform behind `adapter` cannot do `feature` (one of the adapter capability names, such as
+ * `scheduling` or `ephemeral`), and the call has no documented fallback. Raised before any platform
+ * call. It is a `NotImplementedError` too, so code written for upstream's error keeps working.
+ */
+export class NotSupportedError extends NotImplementedError {
+  protected static override readonly errorCode: BatonErrorCode = "NOT_SUPPORTED";
+  /** The adapter's name. */
+  readonly adapter: string;
+  declare readonly feature: string;
+
+  constructor(adapter: string, feature: string, options: BatonErrorOptions = {}) {
+    super(`adapter "${adapter}" does not support ${feature}`, feature, options);
+    this.adapter = adapter;
   }
 }
 

@@ -8,6 +8,7 @@ export {
   LockError,
   LockLostError,
   NotImplementedError,
+  NotSupportedError,
   RateLimitError,
   ShutdownError,
   StateError,

@@ -1,12 +1,24 @@
-import type { Adapter, PostableMessage, SentMessage } from "../contracts/adapter.js";
+import type { Adapter, RawMessage } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
+import type { AdapterPostableMessage, PostableMessage } from "../contracts/postable-message.js";
 import type { StateAdapter } from "../contracts/state.js";
+import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
 import type { Message } from "../model/message.js";
+import { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "../model/workflow-serde.js";
 import { callAdapter } from "./adapter-call.js";
 import { messagePages } from "./message-pages.js";
 import { assertPostable } from "./postable.js";
+import { LazyBinding } from "./runtime-binding.js";
 import { ScopedState, type SetStateOptions } from "./scoped-state.js";
-import { assertNonEmpty, createSentMessageHandle, type SentMessageHandle } from "./sent-message.js";
+import { assertNonEmpty, createSentMessageHandle, type SentMessage } from "./sent-message.js";
+import { isStreamInput, type StreamInput } from "./stream-message.js";
+import { collectStreamMarkdown } from "./stream-sent.js";
+import {
+  CHANNEL_JSON_TYPE,
+  type RevivedChannelInit,
+  revivedChannelInit,
+  type SerializedChannel,
+} from "./serialization.js";
 
 /** The State key prefix of channel state, upstream's: `channel-state:{channelId}`. */
 export const CHANNEL_STATE_KEY_PREFIX = "channel-state:";
@@ -17,7 +29,7 @@ export const CHANNEL_STATE_KEY_PREFIX = "channel-state:";
  * through it, as upstream does.
  */
 interface ChannelPostingAdapter {
-  postChannelMessage?(channelId: string, message: PostableMessage): Promise<SentMessage>;
+  postChannelMessage?(channelId: string, message: AdapterPostableMessage): Promise<RawMessage>;
 }
 
 /**
@@ -30,6 +42,8 @@ export interface Channel<TState = Record<string, unknown>> {
   readonly adapter: Adapter;
   /** True when the channel is a direct conversation with the bot. */
   readonly isDM: boolean;
+  /** Who may see the channel, where the adapter said; `"unknown"` otherwise. */
+  readonly channelVisibility: ChannelVisibility;
   /** The channel's state, or `null` when none was set or it expired. Read on every access. */
   readonly state: Promise<TState | null>;
   /**
@@ -44,7 +58,7 @@ export interface Channel<TState = Record<string, unknown>> {
    * has one, else `postMessage(channelId, …)` (upstream's rule). Rejects with a
    * `ValidationError` for empty content, before any platform call.
    */
-  post(message: PostableMessage): Promise<SentMessageHandle>;
+  post(message: PostableMessage | StreamInput): Promise<SentMessage>;
   /** Shows the typing indicator in the channel, with an optional status text. */
   startTyping(status?: string): Promise<void>;
 }
@@ -56,6 +70,8 @@ export interface ChannelOptions {
   channelId: string;
   /** Default false; a thread's channel inherits the thread's value. */
   isDM?: boolean;
+  /** Default `"unknown"`; a thread's channel inherits the thread's value. */
+  channelVisibility?: ChannelVisibility;
   /** Receives debug lines about failed platform calls. Default: silent. */
   logger?: Logger;
 }
@@ -63,17 +79,77 @@ export interface ChannelOptions {
 /** The runtime's {@link Channel}. Holds no cache of state or messages: every read is fresh. */
 export class ChannelImpl<TState = Record<string, unknown>> implements Channel<TState> {
   readonly id: string;
-  readonly adapter: Adapter;
   readonly isDM: boolean;
-  private readonly store: ScopedState<TState>;
-  private readonly logger: Logger;
+  readonly channelVisibility: ChannelVisibility;
+  /** Adapter, State and logger: given at construction, or found on first use when revived. */
+  private readonly binding: LazyBinding;
+  private readonly adapterName: string;
+  private cachedStore: ScopedState<TState> | undefined;
 
-  constructor(options: ChannelOptions) {
+  constructor(options: ChannelOptions | RevivedChannelInit) {
     this.id = assertNonEmpty(options.channelId, "channelId", "create channel");
-    this.adapter = options.adapter;
     this.isDM = options.isDM ?? false;
-    this.logger = options.logger ?? silentLogger;
-    this.store = new ScopedState(options.state, `${CHANNEL_STATE_KEY_PREFIX}${this.id}`);
+    this.channelVisibility = options.channelVisibility ?? "unknown";
+    if ("revived" in options) {
+      this.binding = options.binding;
+      this.adapterName = options.adapterName;
+      return;
+    }
+    this.adapterName = options.adapter.name;
+    this.binding = LazyBinding.of({
+      adapter: options.adapter,
+      state: options.state,
+      logger: options.logger ?? silentLogger,
+    });
+  }
+
+  /**
+   * Rebuilds a channel from its JSON form, bound like `ThreadImpl.fromJSON`: to `adapter` when
+   * given, else to the Chat singleton on first use.
+   */
+  static fromJSON<TState = Record<string, unknown>>(
+    json: SerializedChannel,
+    adapter?: Adapter,
+  ): ChannelImpl<TState> {
+    return new ChannelImpl<TState>(revivedChannelInit(json, adapter));
+  }
+
+  /** The Workflow SDK's serializer (`@workflow/serde`): {@link toJSON}. */
+  static [WORKFLOW_SERIALIZE](channel: ChannelImpl<unknown>): SerializedChannel {
+    return channel.toJSON();
+  }
+
+  /** The Workflow SDK's deserializer: {@link ChannelImpl.fromJSON}, bound to the Chat singleton. */
+  static [WORKFLOW_DESERIALIZE](json: SerializedChannel): ChannelImpl {
+    return ChannelImpl.fromJSON(json);
+  }
+
+  /** The adapter; on a revived channel, looked up on first access (throws when not found). */
+  get adapter(): Adapter {
+    return this.binding.adapter;
+  }
+
+  private get logger(): Logger {
+    return this.binding.logger;
+  }
+
+  private get store(): ScopedState<TState> {
+    this.cachedStore ??= new ScopedState(
+      this.binding.state,
+      `${CHANNEL_STATE_KEY_PREFIX}${this.id}`,
+    );
+    return this.cachedStore;
+  }
+
+  /** The JSON form; never touches the adapter or the State. */
+  toJSON(): SerializedChannel {
+    return {
+      _type: CHANNEL_JSON_TYPE,
+      id: this.id,
+      adapterName: this.adapterName,
+      channelVisibility: this.channelVisibility,
+      isDM: this.isDM,
+    };
   }
 
   get state(): Promise<TState | null> {
@@ -88,9 +164,11 @@ export class ChannelImpl<TState = Record<string, unknown>> implements Channel<TS
     return messagePages(this.adapter, this.id, this.logger);
   }
 
-  async post(message: PostableMessage): Promise<SentMessageHandle> {
+  async post(message: PostableMessage | StreamInput): Promise<SentMessage> {
     const step = `post message to ${this.id}`;
-    const content = assertPostable(message, step);
+    // A stream is read to its end and posted once (upstream's channel rule).
+    const postable = isStreamInput(message) ? await collectStreamMarkdown(message) : message;
+    const content = assertPostable(postable, step);
     const adapter = this.adapter as Adapter & ChannelPostingAdapter;
     const sent = await callAdapter(
       adapter,

@@ -1,5 +1,6 @@
-import type { Adapter, PostableMessage, SentMessage } from "../contracts/adapter.js";
+import type { Adapter, RawMessage } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
+import type { PostableMessage } from "../contracts/postable-message.js";
 import { AdapterError, ValidationError } from "../errors/index.js";
 import { callAdapter } from "./adapter-call.js";
 import { assertPostable } from "./postable.js";
@@ -10,7 +11,7 @@ import { assertPostable } from "./postable.js";
  * posted to, e.g. when posting to a channel opens a thread), validates its input before calling
  * the platform, and wraps non-Baton platform failures in an `AdapterError` naming the step.
  */
-export interface SentMessageHandle {
+export interface SentMessage {
   /** The platform's id of the message. */
   readonly id: string;
   /** The thread the message lives in, as the platform reported it. */
@@ -18,7 +19,7 @@ export interface SentMessageHandle {
   /** The platform's response to the post or latest edit, when the adapter returned one. */
   readonly raw?: unknown;
   /** Replaces the message's content; resolves to a handle for the edited message. */
-  edit(newContent: PostableMessage): Promise<SentMessageHandle>;
+  edit(newContent: PostableMessage): Promise<SentMessage>;
   /** Deletes the message. */
   delete(): Promise<void>;
   /** Adds `emoji` (a normalized name such as `thumbs_up`) as the bot's reaction. */
@@ -26,6 +27,9 @@ export interface SentMessageHandle {
   /** Removes the bot's `emoji` reaction. */
   removeReaction(emoji: string): Promise<void>;
 }
+
+/** @deprecated Renamed {@link SentMessage}, upstream's name. */
+export type SentMessageHandle = SentMessage;
 
 /** Throws a `ValidationError` unless `value` is a non-empty string; `what` names it. */
 export function assertNonEmpty(value: unknown, what: string, step: string): string {
@@ -43,10 +47,10 @@ export function assertNonEmpty(value: unknown, what: string, step: string): stri
  */
 export function createSentMessageHandle(
   adapter: Adapter,
-  sent: SentMessage,
+  sent: RawMessage,
   fallbackThreadId: string,
   logger: Logger = silentLogger,
-): SentMessageHandle {
+): SentMessage {
   if (typeof sent?.id !== "string" || sent.id === "") {
     throw new AdapterError(adapter.name, "the adapter answered without a message id", {
       step: `post message to ${fallbackThreadId}`,
@@ -55,7 +59,7 @@ export function createSentMessageHandle(
   const id = sent.id;
   const threadId = sent.threadId || fallbackThreadId;
   const where = `message ${id} in ${threadId}`;
-  const handle: SentMessageHandle = {
+  const handle: SentMessage = {
     id,
     threadId,
     async edit(newContent) {

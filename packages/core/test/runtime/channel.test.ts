@@ -7,7 +7,8 @@ import {
   type MockAdapter,
 } from "@baton/testing";
 import { describe, expect, it, vi } from "vitest";
-import type { PostableMessage, SentMessage } from "../../src/contracts/adapter.js";
+import type { RawMessage as SentMessage } from "../../src/contracts/adapter.js";
+import type { AdapterPostableMessage as PostableMessage } from "../../src/contracts/postable-message.js";
 import { AdapterError, RateLimitError, ValidationError } from "../../src/errors/index.js";
 import { ChannelImpl, type ChannelOptions } from "../../src/runtime/channel.js";
 import { THREAD_STATE_TTL_MS } from "../../src/runtime/scoped-state.js";
