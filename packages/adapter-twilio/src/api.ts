@@ -1,0 +1,201 @@
+import { type Clock, ConfigError, type Logger, sleep } from "@baton/core";
+import twilio from "twilio";
+import type RequestClient from "twilio/lib/base/RequestClient.js";
+import type TwilioHttpResponse from "twilio/lib/http/response.js";
+import { twilioApiError } from "./errors.js";
+
+/** What the REST client is built from. */
+export interface TwilioApiOptions {
+  readonly accountSid: string | undefined;
+  readonly authToken: string | undefined;
+  readonly apiKeySid: string | undefined;
+  readonly apiKeySecret: string | undefined;
+  readonly apiUrl: string | undefined;
+  readonly maxRetries: number;
+  readonly retryBaseDelayMs: number;
+  readonly clock: Clock;
+  readonly logger: () => Logger;
+}
+
+/** One outbound message, in the Messages API's terms. */
+export interface TwilioSendParams {
+  readonly to: string;
+  /** A number or `whatsapp:` address; mutually exclusive with `messagingServiceSid`. */
+  readonly from?: string;
+  readonly messagingServiceSid?: string;
+  readonly body?: string;
+  readonly mediaUrl?: readonly string[];
+  readonly statusCallback?: string;
+}
+
+/** The fields of a Message resource the adapter uses. */
+export interface TwilioMessageResource {
+  readonly sid: string;
+  readonly to: string;
+  readonly from: string | null;
+  readonly body: string | null;
+  readonly status: string;
+  readonly messagingServiceSid: string | null;
+  readonly dateCreated: Date | null;
+}
+
+const MAX_RETRY_DELAY_MS = 8_000;
+
+/**
+ * An HTTP client of the `twilio` library that sends every `*.twilio.com` request to `baseUrl`
+ * instead, path and query kept: how `apiUrl` reaches the library (it takes an `httpClient`).
+ */
+class RebasedRequestClient extends twilio.RequestClient {
+  constructor(private readonly baseUrl: string) {
+    super({ autoRetry: false });
+  }
+
+  override request<TData>(
+    opts: RequestClient.RequestOptions<TData>,
+  ): Promise<TwilioHttpResponse<TData>> {
+    return super.request<TData>({ ...opts, uri: rebaseTwilioUrl(opts.uri, this.baseUrl) });
+  }
+}
+
+/** `uri` on `baseUrl` when it targets a Twilio host; any other URL unchanged. */
+export function rebaseTwilioUrl(uri: string, baseUrl: string | undefined): string {
+  if (baseUrl === undefined) return uri;
+  const url = new URL(uri);
+  if (url.hostname !== "twilio.com" && !url.hostname.endsWith(".twilio.com")) return uri;
+  return `${baseUrl}${url.pathname}${url.search}`;
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** True for answers worth another try: Twilio's rate limit and its server errors. */
+function isRetryable(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === 429 || (status !== undefined && status >= 500);
+}
+
+/**
+ * Every outbound call to Twilio, through the official `twilio` library: its REST client for
+ * messages and the WhatsApp typing indicator, its HTTP client for media. Calls refused with 429
+ * or 5xx are retried with exponential backoff on the injected clock; other failures become
+ * Baton `AdapterError`s naming Twilio's error code.
+ */
+export class TwilioApi {
+  private client: twilio.Twilio | undefined;
+
+  constructor(private readonly options: TwilioApiOptions) {}
+
+  /** Sends one message (`POST …/Messages.json`). */
+  async sendMessage(params: TwilioSendParams): Promise<TwilioMessageResource> {
+    const client = this.rest("send a message");
+    const created = await this.withRetry("send a message", () =>
+      client.messages.create({
+        to: params.to,
+        ...(params.from === undefined ? {} : { from: params.from }),
+        ...(params.messagingServiceSid === undefined
+          ? {}
+          : { messagingServiceSid: params.messagingServiceSid }),
+        ...(params.body === undefined ? {} : { body: params.body }),
+        ...(params.mediaUrl === undefined ? {} : { mediaUrl: [...params.mediaUrl] }),
+        ...(params.statusCallback === undefined ? {} : { statusCallback: params.statusCallback }),
+      }),
+    );
+    return {
+      sid: created.sid,
+      to: created.to,
+      from: created.from,
+      body: created.body,
+      status: created.status,
+      messagingServiceSid: created.messagingServiceSid,
+      dateCreated: created.dateCreated,
+    };
+  }
+
+  /** Deletes a message from the account's log (`DELETE …/Messages/{sid}.json`). */
+  async deleteMessage(sid: string): Promise<void> {
+    const client = this.rest("delete a message");
+    await this.withRetry("delete a message", () => client.messages(sid).remove());
+  }
+
+  /** Shows WhatsApp's typing indicator in reply to the inbound message `messageSid`. */
+  async sendTypingIndicator(messageSid: string): Promise<void> {
+    const client = this.rest("show the typing indicator");
+    await this.withRetry("show the typing indicator", () =>
+      client.messaging.v2.typingIndicator.create({ channel: "whatsapp", messageId: messageSid }),
+    );
+  }
+
+  /**
+   * Downloads a media item with the account's credentials (Twilio redirects to the file). The
+   * caller has checked that `url` is a Twilio media URL: credentials never go anywhere else.
+   */
+  async fetchMedia(url: string): Promise<Uint8Array> {
+    const client = this.rest("fetch media");
+    const [username, password] = this.credentials("fetch media");
+    const response = await this.withRetry("fetch media", async () => {
+      const answer = await client.httpClient.axios.get<ArrayBuffer>(
+        rebaseTwilioUrl(url, this.options.apiUrl),
+        {
+          auth: { username, password },
+          responseType: "arraybuffer",
+          maxRedirects: 5,
+          validateStatus: () => true,
+        },
+      );
+      if (answer.status >= 400) {
+        throw Object.assign(new Error(`media request answered ${answer.status}`), {
+          status: answer.status,
+        });
+      }
+      return answer;
+    });
+    return new Uint8Array(response.data);
+  }
+
+  private credentials(step: string): [string, string] {
+    const { accountSid, authToken, apiKeySid, apiKeySecret } = this.options;
+    if (accountSid === undefined) {
+      throw new ConfigError([`twilio adapter: accountSid is needed to ${step}`]);
+    }
+    if (apiKeySid !== undefined && apiKeySecret !== undefined) return [apiKeySid, apiKeySecret];
+    if (authToken === undefined) {
+      throw new ConfigError([
+        `twilio adapter: authToken (or apiKeySid + apiKeySecret) is needed to ${step}`,
+      ]);
+    }
+    return [accountSid, authToken];
+  }
+
+  private rest(step: string): twilio.Twilio {
+    if (this.client) return this.client;
+    const [username, password] = this.credentials(step);
+    const { apiUrl, accountSid } = this.options;
+    this.client = twilio(username, password, {
+      ...(accountSid === undefined ? {} : { accountSid }),
+      autoRetry: false,
+      ...(apiUrl === undefined ? {} : { httpClient: new RebasedRequestClient(apiUrl) }),
+    });
+    return this.client;
+  }
+
+  private async withRetry<T>(step: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!isRetryable(error) || attempt >= this.options.maxRetries) {
+          throw twilioApiError(step, error);
+        }
+        const delayMs = Math.min(this.options.retryBaseDelayMs * 2 ** attempt, MAX_RETRY_DELAY_MS);
+        this.options.logger().warn(`twilio: ${step} was refused; retrying`, {
+          status: statusOf(error),
+          attempt: attempt + 1,
+          delayMs,
+        });
+        await sleep(this.options.clock, delayMs);
+      }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import { type Clock, ConfigError, isLogger, type Logger, systemClock } from "@baton/core";
+
+/**
+ * What `createTwilioAdapter` takes: upstream `@chat-adapter/twilio` 4.41's field names where they
+ * apply, so a `chat` user changes imports only. Every field falls back to an environment
+ * variable where one is named.
+ */
+export interface TwilioAdapterConfig {
+  /** The account (`AC…`). Default: `TWILIO_ACCOUNT_SID`. */
+  accountSid?: string;
+  /**
+   * The account's auth token: signs webhooks, and authenticates REST calls unless an API key pair
+   * is given. Default: `TWILIO_AUTH_TOKEN`.
+   */
+  authToken?: string;
+  /** An API key (`SK…`) for REST calls instead of the auth token. Default: `TWILIO_API_KEY`. */
+  apiKeySid?: string;
+  /** The API key's secret. Default: `TWILIO_API_SECRET`. */
+  apiKeySecret?: string;
+  /**
+   * The number (E.164, or `whatsapp:+…`) the bot sends from when a thread's sender is not a
+   * Messaging Service. Default: `TWILIO_PHONE_NUMBER`.
+   */
+  phoneNumber?: string;
+  /** A Messaging Service (`MG…`) to send from. Default: `TWILIO_MESSAGING_SERVICE_SID`. */
+  messagingServiceSid?: string;
+  /**
+   * The public URL Twilio calls, exactly as configured on the number — the URL Twilio signs.
+   * Default: `TWILIO_WEBHOOK_URL`. Without it webhooks are refused, unless `trustRequestUrl`.
+   */
+  webhookUrl?: string;
+  /**
+   * Verify signatures against `request.url` instead of `webhookUrl`. Only safe when your server
+   * builds `request.url` from its own configuration, never from `Host` or `X-Forwarded-*`
+   * headers a client controls. Default: false.
+   */
+  trustRequestUrl?: boolean;
+  /** Where Twilio posts delivery status callbacks for messages the bot sends. Optional. */
+  statusCallbackUrl?: string;
+  /**
+   * Base URL of Twilio's REST API (every `*.twilio.com` request is sent here, path kept): for
+   * the offline fake in `@baton/adapter-twilio/testing` or a proxy. Default: Twilio's own hosts.
+   */
+  apiUrl?: string;
+  /** The bot's name in messages it sends (`author.userName`). Default: `"bot"`. */
+  userName?: string;
+  /** Receives the adapter's log lines. Default: the Chat's logger after `initialize`. */
+  logger?: Logger;
+  /** How often a REST call refused with 429 or 5xx is tried again. Default 3. */
+  maxRetries?: number;
+  /** The first retry's delay; each next one doubles, up to 8 s. Default 500 ms. */
+  retryBaseDelayMs?: number;
+  /** Largest webhook body accepted; a larger one is answered 413. Default 64 KiB. */
+  maxBodyBytes?: number;
+  /** Source of time for retry delays. Default: the system clock. */
+  clock?: Clock;
+}
+
+/** The options with every default applied and every value checked. */
+export interface ResolvedTwilioOptions {
+  readonly accountSid: string | undefined;
+  readonly authToken: string | undefined;
+  readonly apiKeySid: string | undefined;
+  readonly apiKeySecret: string | undefined;
+  readonly phoneNumber: string | undefined;
+  readonly messagingServiceSid: string | undefined;
+  readonly webhookUrl: string | undefined;
+  readonly trustRequestUrl: boolean;
+  readonly statusCallbackUrl: string | undefined;
+  readonly apiUrl: string | undefined;
+  readonly userName: string;
+  readonly logger: Logger | undefined;
+  readonly maxRetries: number;
+  readonly retryBaseDelayMs: number;
+  readonly maxBodyBytes: number;
+  readonly clock: Clock;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+function pick(value: string | undefined, fallback: string | undefined): string | undefined {
+  const chosen = value ?? fallback;
+  return chosen === undefined || chosen.trim() === "" ? undefined : chosen.trim();
+}
+
+function checkUrl(problems: string[], field: string, value: string | undefined): void {
+  if (value === undefined) return;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      problems.push(`${field} must be an http(s) URL, got ${JSON.stringify(value)}`);
+    }
+  } catch {
+    problems.push(`${field} must be an absolute URL, got ${JSON.stringify(value)}`);
+  }
+}
+
+function checkCount(problems: string[], field: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) {
+    problems.push(`${field} must be an integer ≥ ${min}, got ${String(value)}`);
+  }
+}
+
+/**
+ * Applies defaults and environment fallbacks and checks every value; throws one `ConfigError`
+ * listing every problem. Missing credentials are not a problem here — a bot may only receive,
+ * or be built before its secrets are loaded — they are reported by the call that needs them.
+ */
+export function resolveTwilioOptions(
+  config: TwilioAdapterConfig = {},
+  env: Record<string, string | undefined> = process.env,
+): ResolvedTwilioOptions {
+  const problems: string[] = [];
+  const accountSid = pick(config.accountSid, env.TWILIO_ACCOUNT_SID);
+  if (accountSid !== undefined && !accountSid.startsWith("AC")) {
+    problems.push(`accountSid must start with "AC", got ${JSON.stringify(accountSid)}`);
+  }
+  const messagingServiceSid = pick(config.messagingServiceSid, env.TWILIO_MESSAGING_SERVICE_SID);
+  if (messagingServiceSid !== undefined && !messagingServiceSid.startsWith("MG")) {
+    problems.push(
+      `messagingServiceSid must start with "MG", got ${JSON.stringify(messagingServiceSid)}`,
+    );
+  }
+  const apiKeySid = pick(config.apiKeySid, env.TWILIO_API_KEY);
+  const apiKeySecret = pick(config.apiKeySecret, env.TWILIO_API_SECRET);
+  if ((apiKeySid === undefined) !== (apiKeySecret === undefined)) {
+    problems.push("apiKeySid and apiKeySecret must be given together");
+  }
+  const webhookUrl = pick(config.webhookUrl, env.TWILIO_WEBHOOK_URL);
+  const statusCallbackUrl = config.statusCallbackUrl;
+  const apiUrl = config.apiUrl?.replace(/\/+$/, "");
+  checkUrl(problems, "webhookUrl", webhookUrl);
+  checkUrl(problems, "statusCallbackUrl", statusCallbackUrl);
+  checkUrl(problems, "apiUrl", apiUrl);
+  const maxRetries = config.maxRetries ?? 3;
+  const retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
+  const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  checkCount(problems, "maxRetries", maxRetries, 0);
+  checkCount(problems, "retryBaseDelayMs", retryBaseDelayMs, 1);
+  checkCount(problems, "maxBodyBytes", maxBodyBytes, 1);
+  if (config.logger !== undefined && !isLogger(config.logger)) {
+    problems.push("logger must have debug, info, warn and error methods");
+  }
+  const userName = config.userName ?? "bot";
+  if (typeof userName !== "string" || userName === "") problems.push("userName must not be empty");
+  if (problems.length > 0) throw new ConfigError(problems.map((p) => `twilio adapter: ${p}`));
+  return {
+    accountSid,
+    authToken: pick(config.authToken, env.TWILIO_AUTH_TOKEN),
+    apiKeySid,
+    apiKeySecret,
+    phoneNumber: pick(config.phoneNumber, env.TWILIO_PHONE_NUMBER),
+    messagingServiceSid,
+    webhookUrl,
+    trustRequestUrl: config.trustRequestUrl === true,
+    statusCallbackUrl,
+    apiUrl,
+    userName,
+    logger: config.logger,
+    maxRetries,
+    retryBaseDelayMs,
+    maxBodyBytes,
+    clock: config.clock ?? systemClock,
+  };
+}

@@ -1,0 +1,272 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { twilioErrorBody } from "./fake-twilio-errors.js";
+
+/** One request the fake received, as the test sees it. */
+export interface FakeTwilioRequest {
+  readonly method: string;
+  readonly path: string;
+  /** Form parameters, repeated names as arrays. */
+  readonly params: Readonly<Record<string, string | string[]>>;
+  /** The Basic-auth user name, or undefined when none was sent. */
+  readonly username: string | undefined;
+}
+
+/** A message the bot sent through the fake. */
+export interface FakeTwilioMessage {
+  readonly sid: string;
+  readonly to: string;
+  readonly from: string | undefined;
+  readonly messagingServiceSid: string | undefined;
+  readonly body: string | undefined;
+  readonly mediaUrls: readonly string[];
+  readonly statusCallback: string | undefined;
+  status: string;
+  deleted: boolean;
+}
+
+/** The routes a failure can be injected into. */
+export type FakeTwilioRoute = "messages.create" | "messages.delete" | "media" | "typing";
+
+/** An error answer in Twilio's shape. */
+export interface FakeTwilioFailure {
+  readonly status: number;
+  /** Twilio's error code; default by status (20429 for 429, 20500 for 5xx, 21211 otherwise). */
+  readonly code?: number;
+  readonly message?: string;
+}
+
+/** Options of {@link startFakeTwilio}. */
+export interface FakeTwilioOptions {
+  /** The account the fake serves. Default `AC` + 32 zeros. */
+  readonly accountSid?: string;
+  /** The token REST calls must authenticate with. Default `fake-auth-token`. */
+  readonly authToken?: string;
+}
+
+/** Twilio's limit on one message body. */
+export const TWILIO_BODY_LIMIT = 1_600;
+
+interface MediaItem {
+  readonly content: Uint8Array;
+  readonly contentType: string;
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  const text = body === undefined ? "" : JSON.stringify(body);
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(text);
+}
+
+function formOf(text: string): Record<string, string | string[]> {
+  const params: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    const seen = params[name];
+    params[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return params;
+}
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function many(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * A local stand-in for Twilio's REST API: the Messages API (create, delete), media downloads and
+ * the WhatsApp typing indicator, with Twilio's JSON shapes, its Basic-auth check, its validation
+ * errors (21604 no To, 21603 no From, 21602 no Body, 21617 body over 1 600 characters) and
+ * injectable failures (429, 5xx, any Twilio code). Give its `url` to the adapter as `apiUrl`.
+ */
+export class FakeTwilio {
+  readonly accountSid: string;
+  readonly authToken: string;
+  /** Every request received, oldest first. */
+  readonly requests: FakeTwilioRequest[] = [];
+  /** Every message created, oldest first. */
+  readonly messages: FakeTwilioMessage[] = [];
+  /** Inbound message sids the typing indicator was shown for. */
+  readonly typingIndicators: string[] = [];
+  private readonly media = new Map<string, MediaItem>();
+  private readonly failures = new Map<FakeTwilioRoute, FakeTwilioFailure[]>();
+  private server: Server | undefined;
+  private base = "";
+
+  constructor(options: FakeTwilioOptions = {}) {
+    this.accountSid = options.accountSid ?? `AC${"0".repeat(32)}`;
+    this.authToken = options.authToken ?? "fake-auth-token";
+  }
+
+  /** The base URL to pass as `apiUrl`. */
+  get url(): string {
+    if (this.base === "") throw new Error("the fake Twilio is not listening; call start()");
+    return this.base;
+  }
+
+  /** Listens on 127.0.0.1 on a free port. */
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => {
+      this.handle(request, response).catch((error: unknown) => {
+        send(response, 500, twilioErrorBody(500, 20500, String(error)));
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, "127.0.0.1", resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.base = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  /** Stops listening. */
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Makes the next `times` calls of `route` fail with `failure`. */
+  failNext(route: FakeTwilioRoute, failure: FakeTwilioFailure, times = 1): void {
+    const queue = this.failures.get(route) ?? [];
+    for (let i = 0; i < times; i += 1) queue.push(failure);
+    this.failures.set(route, queue);
+  }
+
+  /**
+   * Stores a media item and returns its URL the way an inbound webhook names it
+   * (`https://api.twilio.com/2010-04-01/Accounts/{sid}/Messages/{MM}/Media/{ME}`); the adapter
+   * fetches it through `apiUrl`.
+   */
+  addMedia(content: string | Uint8Array, contentType = "image/jpeg"): string {
+    const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+    const path = `/2010-04-01/Accounts/${this.accountSid}/Messages/${sidOf("MM")}/Media/${sidOf("ME")}`;
+    this.media.set(path, { content: bytes, contentType });
+    return `https://api.twilio.com${path}`;
+  }
+
+  /** The bodies sent to `to`, oldest first. */
+  bodiesTo(to: string): (string | undefined)[] {
+    return this.messages.filter((m) => m.to === to && !m.deleted).map((m) => m.body);
+  }
+
+  private authorized(request: IncomingMessage): string | undefined | false {
+    const header = request.headers.authorization;
+    if (!header?.startsWith("Basic ")) return false;
+    const [user, password] = Buffer.from(header.slice(6), "base64").toString("utf8").split(":");
+    return user === this.accountSid && password === this.authToken ? user : false;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? "/", "http://fake").pathname;
+    const method = request.method ?? "GET";
+    const params = formOf(await readBody(request));
+    const user = this.authorized(request);
+    this.requests.push({ method, path, params, username: user === false ? undefined : user });
+    if (user === false) {
+      return send(response, 401, twilioErrorBody(401, 20003, "Authenticate"));
+    }
+    const account = `/2010-04-01/Accounts/${this.accountSid}`;
+    if (method === "POST" && path === `${account}/Messages.json`) {
+      return this.createMessage(params, response);
+    }
+    const deleted = new RegExp(`^${account}/Messages/(SM\\w+)\\.json$`).exec(path);
+    if (method === "DELETE" && deleted) return this.deleteMessage(deleted[1] as string, response);
+    if (method === "GET" && this.media.has(path)) {
+      if (this.failed("media", response)) return;
+      const item = this.media.get(path) as MediaItem;
+      response.writeHead(200, { "content-type": item.contentType });
+      response.end(Buffer.from(item.content));
+      return;
+    }
+    if (method === "POST" && path === "/v2/Indicators/Typing.json") {
+      if (this.failed("typing", response)) return;
+      this.typingIndicators.push(one(params.messageId) ?? "");
+      return send(response, 200, { success: true });
+    }
+    send(
+      response,
+      404,
+      twilioErrorBody(404, 20404, `The requested resource ${path} was not found`),
+    );
+  }
+
+  private failed(route: FakeTwilioRoute, response: ServerResponse): boolean {
+    const failure = this.failures.get(route)?.shift();
+    if (failure === undefined) return false;
+    const code =
+      failure.code ?? (failure.status === 429 ? 20429 : failure.status >= 500 ? 20500 : 21211);
+    send(response, failure.status, twilioErrorBody(failure.status, code, failure.message));
+    return true;
+  }
+
+  private createMessage(params: Record<string, string | string[]>, response: ServerResponse): void {
+    if (this.failed("messages.create", response)) return;
+    const to = one(params.To);
+    const from = one(params.From);
+    const service = one(params.MessagingServiceSid);
+    const body = one(params.Body);
+    const mediaUrls = many(params.MediaUrl);
+    if (!to) return send(response, 400, twilioErrorBody(400, 21604));
+    if (!from && !service) return send(response, 400, twilioErrorBody(400, 21603));
+    if (!body && mediaUrls.length === 0) return send(response, 400, twilioErrorBody(400, 21602));
+    if (body !== undefined && [...body].length > TWILIO_BODY_LIMIT) {
+      return send(response, 400, twilioErrorBody(400, 21617));
+    }
+    const message: FakeTwilioMessage = {
+      sid: sidOf("SM"),
+      to,
+      from,
+      messagingServiceSid: service,
+      body,
+      mediaUrls,
+      statusCallback: one(params.StatusCallback),
+      status: service ? "accepted" : "queued",
+      deleted: false,
+    };
+    this.messages.push(message);
+    send(response, 201, this.resource(message));
+  }
+
+  private deleteMessage(sid: string, response: ServerResponse): void {
+    if (this.failed("messages.delete", response)) return;
+    const message = this.messages.find((m) => m.sid === sid && !m.deleted);
+    if (!message) return send(response, 404, twilioErrorBody(404, 20404));
+    message.deleted = true;
+    response.writeHead(204);
+    response.end();
+  }
+
+  private resource(message: FakeTwilioMessage): Record<string, unknown> {
+    return {
+      sid: message.sid,
+      account_sid: this.accountSid,
+      to: message.to,
+      from: message.from ?? null,
+      messaging_service_sid: message.messagingServiceSid ?? null,
+      body: message.body ?? "",
+      status: message.status,
+      num_media: String(message.mediaUrls.length),
+      direction: "outbound-api",
+      date_created: new Date().toUTCString(),
+      uri: `/2010-04-01/Accounts/${this.accountSid}/Messages/${message.sid}.json`,
+    };
+  }
+}
+
+function sidOf(prefix: string): string {
+  return `${prefix}${randomBytes(16).toString("hex")}`;
+}
+
+/** Starts a {@link FakeTwilio} on a free local port. */
+export function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<FakeTwilio> {
+  return new FakeTwilio(options).start();
+}
