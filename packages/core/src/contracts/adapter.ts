@@ -319,8 +319,18 @@ export interface Adapter<TThreadData = unknown> {
    * must register for a thread's events (upstream's hook). A failure rejects `subscribe()`.
    */
   onThreadSubscribe?(threadId: string): Promise<void>;
-  /** Marks a message, and what came before it, as read (capability `readReceipts`). */
-  markAsRead?(threadId: string, messageId: string): Promise<void>;
+  /**
+   * Sends a read receipt for `messageId`, which platforms may treat as a watermark for earlier
+   * messages too (capability `readReceipts`). `message` is the full message when the caller had it.
+   */
+  markAsRead?(threadId: string, messageId: string, message?: Message): Promise<void>;
+  /** Replies to one message natively: a quote or a threaded reply (capability `replies`). */
+  reply?(threadId: string, messageId: string, message: AdapterPostableMessage): Promise<RawMessage>;
+  /**
+   * The platform's mention markup for a user (`<@U123>` on Slack). Without it the runtime writes
+   * upstream's `<@{userId}>`.
+   */
+  mentionUser?(userId: string): string;
   /** A channel's name and metadata, for `channel.fetchMetadata()`. */
   fetchChannelInfo?(channelId: string): Promise<ChannelInfo>;
   /** One page of a channel's threads, for `channel.threads`. */

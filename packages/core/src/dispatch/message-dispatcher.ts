@@ -31,6 +31,12 @@ export interface MessageDispatcherOptions {
   strategy(): Strategy;
   /** True once shutdown began: new deliveries are refused before anything is written. */
   isClosed(): boolean;
+  /**
+   * Called when an accepted delivery's run starts, before the strategy (after the webhook was
+   * answered under deferred dispatch); the Chat records persisted thread history here. Must not
+   * reject: a failure would count as the delivery's.
+   */
+  readonly beforeRun?: (delivery: Delivery) => Promise<void>;
 }
 
 /** A delivery that passed admission and acceptance; {@link MessageDispatcher.run} finishes it. */
@@ -113,6 +119,7 @@ export class MessageDispatcher {
     const { delivery, permit, span } = accepted;
     const result = registry.track(delivery.key, delivery.lockKey, span, signal);
     try {
+      await this.options.beforeRun?.(delivery);
       await this.submit(delivery);
       return await result;
     } finally {

@@ -1,3 +1,5 @@
+import type { Root } from "mdast";
+import { parseMarkdown } from "../content/markdown/parse.js";
 import { ValidationError } from "../errors/index.js";
 import { type Attachment, type SerializedAttachment, serializeAttachment } from "./attachment.js";
 import type { Author } from "./author.js";
@@ -39,6 +41,11 @@ export interface MessageInit {
   links?: LinkPreview[];
   /** The message this one replies to, when the platform says so. */
   replyTo?: Message;
+  /**
+   * The message as an mdast tree: what the adapter's converter parsed from the platform's markup
+   * (`converter.toAst(platformText)`). Omitted, it is parsed from `text` as markdown on first read.
+   */
+  formatted?: Root;
 }
 
 /** The JSON form of a message. `_type` tags it so stored values can be recognized. */
@@ -55,6 +62,8 @@ export interface SerializedMessage {
   /** Present only when the message has links; `fetchMessage` is dropped. */
   links?: SerializedLinkPreview[];
   replyTo?: SerializedMessage;
+  /** The mdast tree, as upstream serializes it; when absent, `fromJSON` rebuilds it from `text`. */
+  formatted?: Root;
 }
 
 /**
@@ -73,6 +82,8 @@ export class Message {
   readonly raw: JsonValue | undefined;
   readonly links: LinkPreview[];
   readonly replyTo: Message | undefined;
+  // Parsing costs more than building a message, and most handlers read only `text`.
+  #formatted: Root | undefined;
 
   constructor(init: MessageInit) {
     this.id = init.id;
@@ -85,6 +96,17 @@ export class Message {
     this.raw = init.raw;
     this.links = init.links ?? [];
     this.replyTo = init.replyTo;
+    this.#formatted = init.formatted;
+  }
+
+  /**
+   * The message as an mdast tree (see `docs/formatting.md`): the adapter's parse of the platform
+   * markup, or `text` parsed as markdown, once, on first read. The same tree on every read: copy it
+   * before changing it.
+   */
+  get formatted(): Root {
+    this.#formatted ??= parseMarkdown(this.text);
+    return this.#formatted;
   }
 
   /**
@@ -120,6 +142,7 @@ export class Message {
       author: { ...this.author },
       metadata,
       attachments: this.attachments.map(serializeAttachment),
+      formatted: this.formatted,
     };
     if (this.isMention !== undefined) json.isMention = this.isMention;
     if (this.raw !== undefined) json.raw = this.raw;
@@ -153,7 +176,12 @@ export class Message {
     if (json.isMention !== undefined) init.isMention = json.isMention;
     if (json.raw !== undefined) init.raw = json.raw;
     if (json.links !== undefined) init.links = json.links.map((link) => ({ ...link }));
-    if (json.replyTo !== undefined) init.replyTo = Message.fromJSON(json.replyTo);
+    if (json.replyTo !== undefined) {
+      // A JSON.parse reviver revives the nested message first.
+      const replyTo: SerializedMessage | Message = json.replyTo;
+      init.replyTo = replyTo instanceof Message ? replyTo : Message.fromJSON(replyTo);
+    }
+    if (json.formatted !== undefined) init.formatted = json.formatted;
     return new Message(init);
   }
 }
@@ -187,4 +215,14 @@ function assertSerializedMessage(value: unknown): asserts value is SerializedMes
     fail("attachments must be an array");
   }
   if (json.links !== undefined && !Array.isArray(json.links)) fail("links must be an array");
+  const formatted = json.formatted as { type?: unknown; children?: unknown } | undefined;
+  if (
+    formatted !== undefined &&
+    (typeof formatted !== "object" ||
+      formatted === null ||
+      formatted.type !== "root" ||
+      !Array.isArray(formatted.children))
+  ) {
+    fail('formatted must be an mdast root ({ type: "root", children: [...] })');
+  }
 }

@@ -5,6 +5,7 @@ import type { Logger, LogLevel } from "../contracts/logger.js";
 import type { Observer } from "../contracts/observer.js";
 import type { QueueFullPolicy, StateAdapter } from "../contracts/state.js";
 import type { Message } from "../model/message.js";
+import type { ResolvedThreadHistory, ThreadHistoryOptions } from "./chat-config-history.js";
 import type { PinoLikeLogger } from "./logger-adapter.js";
 
 export type { StrategyName };
@@ -72,14 +73,6 @@ export type DispatchMode = "deferred" | "sync";
  * ignored and reported in `warnings`.
  */
 export interface UpstreamOnlyOptions {
-  /** Upstream: fallback streaming edit interval. Ignored, with a warning. */
-  streamingUpdateIntervalMs?: number;
-  /** Upstream: placeholder text of fallback streaming. Ignored, with a warning. */
-  fallbackStreamingPlaceholderText?: string | null;
-  /** Upstream: persisted message history settings. Ignored, with a warning. */
-  messageHistory?: unknown;
-  /** Upstream: thread history settings. Ignored, with a warning. */
-  threadHistory?: unknown;
   /** Upstream: cross-platform transcripts. Ignored, with a warning. */
   transcripts?: unknown;
   /** Upstream: identity resolver of transcripts. Ignored, with a warning. */
@@ -88,6 +81,29 @@ export interface UpstreamOnlyOptions {
 
 /** The argument of `new Chat(config)`. Names and meaning follow upstream's `ChatConfig`. */
 export interface ChatConfig extends UpstreamOnlyOptions {
+  /**
+   * The least time between two edits when a stream is posted by post + edit (adapters without
+   * native streaming), in ms. Default: the adapter's `streamingUpdateIntervalMs`, else 500. A
+   * `StreamMessage`'s own `updateIntervalMs` beats it. See docs/streaming.md.
+   */
+  streamingUpdateIntervalMs?: number;
+  /**
+   * The text posted first when a stream is posted by post + edit, then edited as text arrives;
+   * `null` posts nothing until the stream has text. Default `"..."` (upstream's).
+   */
+  fallbackStreamingPlaceholderText?: string | null;
+  /**
+   * The bounded history kept in the State for adapters with `persistThreadHistory` (platforms
+   * without a history API). Default `{ maxMessages: 100, ttlMs: 7 days }`.
+   */
+  threadHistory?: ThreadHistoryOptions;
+  /** @deprecated Upstream's old name of `threadHistory`, used when `threadHistory` is absent. */
+  messageHistory?: ThreadHistoryOptions;
+  /**
+   * How long `chat.getUser` answers are cached in the State, shared by every instance: at most
+   * one platform call per user per this long. Default 3 600 000 (1 hour).
+   */
+  userCacheTtlMs?: number;
   /** The bot's default handle across adapters. */
   userName: string;
   /** The adapters, each under its own `name`. */
@@ -156,6 +172,12 @@ export interface ResolvedChatConfig {
   readonly maxDetachedPerTenant: number | undefined;
   readonly detachTimeoutMs: number | undefined;
   readonly retryAfterMs: number;
+  /** `undefined` when not set: the adapter's default, then 500, applies per stream. */
+  readonly streamingUpdateIntervalMs: number | undefined;
+  /** `undefined` when not set: upstream's `"..."`; `null`: no placeholder. */
+  readonly fallbackStreamingPlaceholderText: string | null | undefined;
+  readonly threadHistory: ResolvedThreadHistory;
+  readonly userCacheTtlMs: number;
   /**
    * Settings that are valid but will not do what the user probably meant (e.g. `maxConcurrent`
    * with a strategy other than `concurrent`). The runtime logs each once at construction.

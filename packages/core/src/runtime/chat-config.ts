@@ -1,4 +1,6 @@
 import { ConfigError } from "../errors/index.js";
+import { resolveThreadHistory, resolveUserCacheTtl } from "./chat-config-history.js";
+import { resolveStreamingOptions } from "./chat-config-streaming.js";
 import type {
   ChatConfig,
   DispatchMode,
@@ -55,6 +57,11 @@ const CHAT_CONFIG_KEYS = [
   "maxDetachedPerTenant",
   "detachTimeoutMs",
   "retryAfterMs",
+  "streamingUpdateIntervalMs",
+  "fallbackStreamingPlaceholderText",
+  "threadHistory",
+  "messageHistory",
+  "userCacheTtlMs",
 ] as const satisfies readonly Exclude<keyof ChatConfig, keyof UpstreamOnlyOptions>[];
 
 const UPSTREAM_ONLY_REASON = "an upstream chat option Baton does not support yet; ignored";
@@ -69,10 +76,6 @@ const UPSTREAM_ONLY_OPTIONS: Readonly<Record<string, string>> = Object.freeze(
   Object.fromEntries(
     (
       [
-        "streamingUpdateIntervalMs",
-        "fallbackStreamingPlaceholderText",
-        "messageHistory",
-        "threadHistory",
         "transcripts",
         "identity",
       ] as const satisfies readonly (keyof UpstreamOnlyOptions)[]
@@ -129,6 +132,15 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
       ? DEFAULT_RETRY_AFTER_MS
       : (found.durationMs("retryAfterMs", given.retryAfterMs) ?? DEFAULT_RETRY_AFTER_MS);
 
+  const threadHistory = resolveThreadHistory(found, given.threadHistory, given.messageHistory);
+  const userCacheTtlMs = resolveUserCacheTtl(found, given.userCacheTtlMs);
+
+  const streaming = resolveStreamingOptions(
+    found,
+    given.streamingUpdateIntervalMs,
+    given.fallbackStreamingPlaceholderText,
+  );
+
   if (found.problems.length > 0) throw new ConfigError(found.problems, { step: STEP });
   return Object.freeze({
     userName,
@@ -146,6 +158,9 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
     maxDetachedPerTenant,
     detachTimeoutMs,
     retryAfterMs,
+    ...streaming,
+    threadHistory,
+    userCacheTtlMs,
     warnings: Object.freeze([...found.warnings]),
   });
 }

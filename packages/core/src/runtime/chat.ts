@@ -1,12 +1,15 @@
+import type { ModalResponse } from "../content/modals/index.js";
 import type {
   Adapter,
   ChatHost,
   DeliveryResult,
+  InteractionOptions,
   ProcessOptions,
   ReceiveResult,
 } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
+import type { UserInfo } from "../contracts/thread-surface-types.js";
 import { AdmissionBound } from "../coordination/admission-bound.js";
 import type { HoldHandle } from "../coordination/hold.js";
 import type { OnceOptions, OnceResult, OnceWork } from "../coordination/once.js";
@@ -15,37 +18,38 @@ import type {
   GateScope,
   TryExclusiveOptions,
 } from "../coordination/turn-gate.js";
-import { EventDispatcher } from "../dispatch/event-dispatcher.js";
-import {
-  type ActionHandlerEvent,
-  HandlerRegistry,
-  type MessageDeletedHandlerEvent,
-  type MessageHandler,
-  type ReactionHandlerEvent,
-  type SlashCommandHandlerEvent,
-} from "../dispatch/handler-registry.js";
+import type { MessageHandler } from "../dispatch/handler-registry.js";
 import { isFinalResult, MessageDispatcher } from "../dispatch/message-dispatcher.js";
 import type { ThreadHints } from "../dispatch/run-batch.js";
 import { ValidationError } from "../errors/index.js";
 import type {
   ActionEvent,
   MessageDeletedEvent,
+  ModalCloseEvent,
+  ModalSubmitEvent,
+  OptionsLoadEvent,
   ReactionEvent,
   SlashCommandEvent,
 } from "../model/events.js";
 import type { Message } from "../model/message.js";
+import type { OptionsLoadResult } from "../model/options-load-result.js";
 import { adapterNameOf } from "../thread-id/index.js";
 import { type Channel, ChannelImpl } from "./channel.js";
 import { type ChatConfig, type ResolvedChatConfig, resolveChatConfig } from "./chat-config.js";
 import { ChatCoordination, type ReleaseHoldOptions } from "./chat-coordination.js";
+import { ChatEvents } from "./chat-events.js";
+import { ChatServices } from "./chat-services.js";
+import { registerChatSingleton } from "./chat-singleton.js";
 import { runWithDetachTimeout } from "./detach-timeout.js";
-import { filtered } from "./handler-filters.js";
+import { type EventWiring, wireEvents } from "./event-wiring.js";
 import { Lifecycle } from "./lifecycle.js";
+import { createReviver, type JsonReviver } from "./reviver.js";
+import type { SentMessage } from "./sent-message.js";
 import { type StrategyWiring, wireStrategy } from "./strategy-wiring.js";
+import type { StreamingSettings } from "./stream-post.js";
 import { type Thread, ThreadImpl } from "./thread.js";
+import type { UserRef } from "./user-adapter.js";
 import { type WebhookHandlers, webhookHandlers } from "./webhook-handlers.js";
-
-type Filter = string | readonly string[];
 
 /** Options of {@link Chat.shutdown}. */
 export interface ShutdownOptions {
@@ -57,19 +61,20 @@ export interface ShutdownOptions {
  * The Baton runtime, with upstream `chat`'s handler API. Construction validates the whole config
  * and throws one `ConfigError` listing every problem.
  */
-export class Chat implements ChatHost {
+export class Chat extends ChatEvents implements ChatHost {
   readonly webhooks: WebhookHandlers;
   private readonly config: ResolvedChatConfig;
-  private readonly registry = new HandlerRegistry<Thread, Channel>();
   private readonly lifecycle: Lifecycle;
   /** Deliveries admitted and not finished; exposed for health checks and tests. */
   readonly admission: AdmissionBound;
   private readonly wiring: StrategyWiring;
   private readonly messages: MessageDispatcher;
-  private readonly events: EventDispatcher<Thread, Channel>;
+  protected readonly eventWiring: EventWiring;
   private readonly coordination: ChatCoordination;
+  private readonly services: ChatServices;
 
   constructor(config: ChatConfig) {
+    super();
     this.config = resolveChatConfig(config);
     this.admission = new AdmissionBound({
       maxDetached: this.config.maxDetached,
@@ -84,6 +89,7 @@ export class Chat implements ChatHost {
       track: (work) => this.lifecycle.track(work),
       strategy: () => this.wiring.strategy,
     });
+    this.services = new ChatServices(this.config, this.coordination);
     const { gate } = this.coordination;
     this.lifecycle = new Lifecycle(this.config, this, gate);
     const shutdownSignal = this.lifecycle.shutdownSignal;
@@ -99,13 +105,16 @@ export class Chat implements ChatHost {
       lockScope: this.config.lockScope,
       strategy: () => this.wiring.strategy,
       isClosed: () => this.lifecycle.closed,
+      beforeRun: (delivery) => this.services.recordIncoming(delivery.adapter, delivery.message),
     });
-    this.events = new EventDispatcher({
+    this.eventWiring = wireEvents({
+      config: this.config,
       registry: this.registry,
-      logger: this.config.logger,
-      shutdownSignal,
+      lifecycle: this.lifecycle,
+      gate,
       threadFor,
       channelFor: (adapter, channelId) => this.channelOn(adapter, channelId),
+      registered: (adapter) => this.registered(adapter),
     });
     this.webhooks = webhookHandlers(this.config.adapters, () => this.initialize());
   }
@@ -207,35 +216,6 @@ export class Chat implements ChatHost {
     this.registry.patterns.push({ pattern, handler });
   }
 
-  onReaction(handler: (event: ReactionHandlerEvent<Thread>) => unknown): void;
-  onReaction(emoji: Filter, handler: (event: ReactionHandlerEvent<Thread>) => unknown): void;
-  onReaction(...args: unknown[]): void {
-    this.registry.reactions.push(filtered(args));
-  }
-
-  onAction(handler: (event: ActionHandlerEvent<Thread>) => unknown): void;
-  onAction(ids: Filter, handler: (event: ActionHandlerEvent<Thread>) => unknown): void;
-  onAction(...args: unknown[]): void {
-    this.registry.actions.push(filtered(args));
-  }
-
-  onSlashCommand(handler: (event: SlashCommandHandlerEvent<Channel>) => unknown): void;
-  onSlashCommand(
-    commands: Filter,
-    handler: (event: SlashCommandHandlerEvent<Channel>) => unknown,
-  ): void;
-  onSlashCommand(...args: unknown[]): void {
-    this.registry.slashCommands.push(filtered(args));
-  }
-
-  onMessageUpdated(handler: MessageHandler<Thread>): void {
-    this.registry.messageUpdated.push(handler);
-  }
-
-  onMessageDeleted(handler: (event: MessageDeletedHandlerEvent<Thread>) => unknown): void {
-    this.registry.messageDeleted.push(handler);
-  }
-
   /**
    * Dispatches an inbound message and resolves with its disposition once it is handled, skipped
    * into another run, dropped, errored or expired — or `queued` for a holder in another process.
@@ -277,54 +257,39 @@ export class Chat implements ChatHost {
     return { outcome: "accepted" };
   }
 
-  processAction(adapter: Adapter, event: ActionEvent, options?: ProcessOptions): Promise<void> {
-    return this.eventTurn(adapter, options, (registered) => this.events.action(registered, event));
+  // history, people, serialization
+  /**
+   * Looks a user up (an id, or a message's `author`) on the one adapter whose `matchesUserId`
+   * claims the id; `null` when the platform has no such user. Answers are cached in the State for
+   * `userCacheTtlMs`, shared by every instance: at most one platform call per user per TTL.
+   * Never called by dispatch, so no webhook answer waits for it. Rejects with a
+   * `ValidationError` (no or several adapters claim the id), `NotSupportedError`, `AdapterError`.
+   */
+  getUser(user: UserRef): Promise<UserInfo | null> {
+    return this.services.users.getUser(user);
   }
 
-  processReaction(adapter: Adapter, event: ReactionEvent, options?: ProcessOptions): Promise<void> {
-    return this.eventTurn(adapter, options, (registered) =>
-      this.events.reaction(registered, event),
-    );
+  /** Opens (or finds) the direct conversation with `user`, as a thread (`isDM` true). */
+  openDM(user: UserRef): Promise<Thread> {
+    return this.services.openDM(user);
   }
 
-  processSlashCommand(
-    adapter: Adapter,
-    event: SlashCommandEvent,
-    options?: ProcessOptions,
-  ): Promise<void> {
-    return this.eventTurn(adapter, options, (registered) =>
-      this.events.slashCommand(registered, event),
-    );
+  /**
+   * Makes this Chat the process's default for handles revived without one: the standalone
+   * `reviver`, `ThreadImpl.fromJSON(json)` and the Workflow SDK deserializers bind to it on first
+   * use. The last call wins; `clearChatSingleton()` forgets it.
+   */
+  registerSingleton(): this {
+    registerChatSingleton(this.services.bindings);
+    return this;
   }
 
-  processMessageUpdated(
-    adapter: Adapter,
-    message: Message,
-    options?: ProcessOptions,
-  ): Promise<void> {
-    return this.eventTurn(adapter, options, (registered) =>
-      this.events.messageUpdated(registered, message),
-    );
-  }
-
-  processMessageDeleted(
-    adapter: Adapter,
-    event: MessageDeletedEvent,
-    options?: ProcessOptions,
-  ): Promise<void> {
-    return this.eventTurn(adapter, options, (registered) =>
-      this.events.messageDeleted(registered, event),
-    );
-  }
-
-  /** A handle on any thread, e.g. to post outside a handler. Throws for an unknown adapter prefix. */
-  thread(threadId: string): Thread {
-    return this.threadOn(this.adapterFor(threadId), threadId);
-  }
-
-  /** A handle on a channel id of the form `{adapter}:{…}`. */
-  channel(channelId: string): Channel {
-    return this.channelOn(this.adapterFor(channelId), channelId);
+  /**
+   * A `JSON.parse` reviver that rebuilds serialized threads, channels and messages bound to this
+   * Chat's adapters and State: `JSON.parse(payload, chat.reviver())`.
+   */
+  reviver(): JsonReviver {
+    return createReviver(this.services.bindings);
   }
 
   getAdapter(name: string): Adapter | undefined {
@@ -343,6 +308,20 @@ export class Chat implements ChatHost {
     return this.config.logger.child?.(component) ?? this.config.logger;
   }
 
+  /** The Chat's streaming options, as threads read them. */
+  private get streaming(): StreamingSettings {
+    const { streamingUpdateIntervalMs, fallbackStreamingPlaceholderText, clock } = this.config;
+    return {
+      clock,
+      ...(streamingUpdateIntervalMs === undefined
+        ? {}
+        : { updateIntervalMs: streamingUpdateIntervalMs }),
+      ...(fallbackStreamingPlaceholderText === undefined
+        ? {}
+        : { placeholderText: fallbackStreamingPlaceholderText }),
+    };
+  }
+
   private threadOn(adapter: Adapter, threadId: string, hints: ThreadHints = {}): Thread {
     return new ThreadImpl({
       adapter,
@@ -351,6 +330,8 @@ export class Chat implements ChatHost {
       logger: this.config.logger,
       ...(hints.initialMessage ? { initialMessage: hints.initialMessage } : {}),
       ...(hints.isSubscribed ? { isSubscribedContext: true } : {}),
+      ...(hints.signal ? { signal: hints.signal } : {}),
+      streaming: this.streaming,
       coordination: this.coordination,
     });
   }
@@ -370,19 +351,6 @@ export class Chat implements ChatHost {
     if (adapter) return adapter;
     const message = `no adapter named "${name}" is registered (id ${JSON.stringify(id)})`;
     throw new ValidationError(message, { step: "find adapter for id" });
-  }
-
-  /** Runs an event's handlers as one turn of the event's installation (DESIGN §7.2). */
-  private async eventTurn(
-    adapter: Adapter,
-    options: ProcessOptions | undefined,
-    run: (registered: Adapter) => Promise<void>,
-  ): Promise<void> {
-    await this.initialize();
-    const registered = this.registered(adapter);
-    this.lifecycle.refuseIfClosed(`admit ${registered.name} event`);
-    const installation = { adapter: registered.name, tenant: options?.tenantId };
-    await this.lifecycle.track(this.coordination.gate.runTurn(installation, () => run(registered)));
   }
 
   private registered(adapter: Adapter): Adapter {

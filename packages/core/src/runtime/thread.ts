@@ -1,6 +1,8 @@
-import type { Adapter, PostableMessage } from "../contracts/adapter.js";
+import type { Adapter } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
+import type { PostableMessage } from "../contracts/postable-message.js";
 import type { StateAdapter } from "../contracts/state.js";
+import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
 import type { HoldHandle, HoldOptions } from "../coordination/hold.js";
 import {
   type OnceOptions,
@@ -10,13 +12,24 @@ import {
 } from "../coordination/once.js";
 import { ValidationError } from "../errors/index.js";
 import type { Message } from "../model/message.js";
+import { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "../model/workflow-serde.js";
 import { adapterNameOf } from "../thread-id/index.js";
 import { callAdapter } from "./adapter-call.js";
 import { type Channel, ChannelImpl } from "./channel.js";
 import { messagePages } from "./message-pages.js";
 import { assertPostable } from "./postable.js";
+import { LazyBinding } from "./runtime-binding.js";
 import { ScopedState, type SetStateOptions } from "./scoped-state.js";
-import { assertNonEmpty, createSentMessageHandle, type SentMessageHandle } from "./sent-message.js";
+import { assertNonEmpty, createSentMessageHandle, type SentMessage } from "./sent-message.js";
+import {
+  type RevivedThreadInit,
+  revivedThreadInit,
+  type SerializedThread,
+  THREAD_JSON_TYPE,
+} from "./serialization.js";
+import { isStreamInput, type StreamInput } from "./stream-message.js";
+import type { StreamingSettings } from "./stream-post.js";
+import { postStreamFrom } from "./stream-sent.js";
 import { standaloneThreadCoordination, type ThreadCoordination } from "./thread-coordination.js";
 
 /** The State key prefix of thread state, upstream's: `thread-state:{threadId}`. */
@@ -41,8 +54,10 @@ export interface Thread<TState = Record<string, unknown>> {
   readonly isDM: boolean;
   /** The containing channel; the same object on every access. */
   readonly channel: Channel<TState>;
+  /** Who may see the thread's channel, where the adapter said; `"unknown"` otherwise. */
+  readonly channelVisibility: ChannelVisibility;
   /** Posts into this thread. Rejects with a `ValidationError` for empty content. */
-  post(message: PostableMessage): Promise<SentMessageHandle>;
+  post(message: PostableMessage | StreamInput): Promise<SentMessage>;
   /** Adds the bot's `emoji` reaction to any message of this thread. */
   addReaction(messageId: string, emoji: string): Promise<void>;
   /** Removes the bot's `emoji` reaction from any message of this thread. */
@@ -106,7 +121,9 @@ export interface ThreadOptions {
   logger?: Logger;
   /** Overrides `adapter.isDM(threadId)`; default: the adapter's answer, else false. */
   isDM?: boolean;
-  /** The message being handled; `recentMessages` starts with it. */
+  /** Who may see the thread's channel, when the adapter knows. Default `"unknown"`. */
+  channelVisibility?: ChannelVisibility;
+  /** The message being handled; `recentMessages` starts with it, `toJSON()` keeps it. */
   initialMessage?: Message;
   /**
    * True when the dispatcher already knows the thread is followed (a subscribed-message
@@ -115,56 +132,146 @@ export interface ThreadOptions {
   isSubscribedContext?: boolean;
   /** Runs `once` and `hold`; default: the State alone, with the adapter's lock scope. */
   coordination?: ThreadCoordination;
+  /** Streaming settings from the Chat config (interval, placeholder, clock). Default: upstream's. */
+  streaming?: StreamingSettings;
+  /** The handler run's `context.signal`: aborting it stops a stream this thread is posting. */
+  signal?: AbortSignal;
 }
 
 /** The runtime's {@link Thread}. */
 export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TState> {
   readonly id: string;
-  readonly adapter: Adapter;
   readonly channelId: string;
   readonly isDM: boolean;
+  readonly channelVisibility: ChannelVisibility;
   recentMessages: Message[];
-  private readonly stateAdapter: StateAdapter;
-  private readonly store: ScopedState<TState>;
-  private readonly logger: Logger;
   private knownSubscribed: boolean;
   private cachedChannel: Channel<TState> | undefined;
-  private readonly coordination: ThreadCoordination;
+  /** Adapter, State and logger: given at construction, or found on first use when revived. */
+  private readonly binding: LazyBinding;
+  private readonly currentMessage: Message | undefined;
+  private cachedStore: ScopedState<TState> | undefined;
+  private ownCoordination: ThreadCoordination | undefined;
+  private streaming: StreamingSettings = {};
+  private streamSignal: AbortSignal | undefined;
 
-  constructor(options: ThreadOptions) {
+  constructor(options: ThreadOptions | RevivedThreadInit) {
+    this.knownSubscribed = false;
+    if ("revived" in options) {
+      this.binding = options.binding;
+      this.id = options.threadId;
+      this.channelId = options.channelId;
+      this.isDM = options.isDM;
+      this.channelVisibility = options.channelVisibility;
+      this.currentMessage = options.initialMessage;
+      this.recentMessages = options.initialMessage ? [options.initialMessage] : [];
+      return;
+    }
     const step = "create thread";
-    this.adapter = options.adapter;
+    const { adapter } = options;
     this.id = assertNonEmpty(options.threadId, "threadId", step);
     // A thread id of another adapter here means a wiring bug; every call would go astray.
-    if (adapterNameOf(this.id) !== this.adapter.name) {
+    if (adapterNameOf(this.id) !== adapter.name) {
       throw new ValidationError(
-        `thread id ${JSON.stringify(this.id)} does not belong to adapter "${this.adapter.name}"`,
+        `thread id ${JSON.stringify(this.id)} does not belong to adapter "${adapter.name}"`,
         { step },
       );
     }
-    this.channelId = this.adapter.channelIdFromThreadId(this.id);
-    this.isDM = options.isDM ?? this.adapter.isDM?.(this.id) ?? false;
-    this.stateAdapter = options.state;
-    this.logger = options.logger ?? silentLogger;
-    this.store = new ScopedState(options.state, `${THREAD_STATE_KEY_PREFIX}${this.id}`);
+    this.binding = LazyBinding.of({
+      adapter,
+      state: options.state,
+      logger: options.logger ?? silentLogger,
+      ...(options.coordination ? { coordination: options.coordination } : {}),
+    });
+    this.channelId = adapter.channelIdFromThreadId(this.id);
+    this.isDM = options.isDM ?? adapter.isDM?.(this.id) ?? false;
+    this.channelVisibility = options.channelVisibility ?? "unknown";
+    this.currentMessage = options.initialMessage;
     this.recentMessages = options.initialMessage ? [options.initialMessage] : [];
     this.knownSubscribed = options.isSubscribedContext ?? false;
-    this.coordination =
-      options.coordination ?? standaloneThreadCoordination(options.state, this.logger);
+    this.streaming = options.streaming ?? {};
+    this.streamSignal = options.signal;
+  }
+
+  /**
+   * Rebuilds a thread from its JSON form (`toJSON()`), bound to `adapter` when given, else to the
+   * process's Chat singleton (`chat.registerSingleton()`) — looked up on first use, not here, so
+   * reviving needs no Chat yet. Throws a `ValidationError` naming the bad field for bad JSON; a
+   * missing adapter throws when the handle is first used.
+   */
+  static fromJSON<TState = Record<string, unknown>>(
+    json: SerializedThread,
+    adapter?: Adapter,
+  ): ThreadImpl<TState> {
+    return new ThreadImpl<TState>(revivedThreadInit(json, adapter));
+  }
+
+  /** The Workflow SDK's serializer (`@workflow/serde`): {@link toJSON}. */
+  static [WORKFLOW_SERIALIZE](thread: ThreadImpl<unknown>): SerializedThread {
+    return thread.toJSON();
+  }
+
+  /** The Workflow SDK's deserializer: {@link ThreadImpl.fromJSON}, bound to the Chat singleton. */
+  static [WORKFLOW_DESERIALIZE](json: SerializedThread): ThreadImpl {
+    return ThreadImpl.fromJSON(json);
+  }
+
+  /** The adapter; on a revived thread, looked up on first access (throws when not found). */
+  get adapter(): Adapter {
+    return this.binding.adapter;
+  }
+
+  private get stateAdapter(): StateAdapter {
+    return this.binding.state;
+  }
+
+  private get logger(): Logger {
+    return this.binding.logger;
+  }
+
+  private get store(): ScopedState<TState> {
+    this.cachedStore ??= new ScopedState(this.stateAdapter, `${THREAD_STATE_KEY_PREFIX}${this.id}`);
+    return this.cachedStore;
+  }
+
+  private get coordination(): ThreadCoordination {
+    const given = this.binding.coordination;
+    if (given) return given;
+    this.ownCoordination ??= standaloneThreadCoordination(this.stateAdapter, this.logger);
+    return this.ownCoordination;
+  }
+
+  /**
+   * The JSON form: id, channel, visibility, the adapter's name and the message being handled.
+   * Never touches the adapter or the State, so an unbound revived thread serializes too.
+   */
+  toJSON(): SerializedThread {
+    const json: SerializedThread = {
+      _type: THREAD_JSON_TYPE,
+      id: this.id,
+      channelId: this.channelId,
+      channelVisibility: this.channelVisibility,
+      isDM: this.isDM,
+      adapterName: adapterNameOf(this.id),
+    };
+    if (this.currentMessage) json.currentMessage = this.currentMessage.toJSON();
+    return json;
   }
 
   get channel(): Channel<TState> {
     this.cachedChannel ??= new ChannelImpl<TState>({
-      adapter: this.adapter,
-      state: this.stateAdapter,
+      revived: true,
+      binding: this.binding,
+      adapterName: adapterNameOf(this.id),
       channelId: this.channelId,
       isDM: this.isDM,
-      logger: this.logger,
+      channelVisibility: this.channelVisibility,
     });
     return this.cachedChannel;
   }
 
-  async post(message: PostableMessage): Promise<SentMessageHandle> {
+  async post(message: PostableMessage | StreamInput): Promise<SentMessage> {
+    if (isStreamInput(message)) return this.postStreamed(message);
     const step = `post message to ${this.id}`;
     const content = assertPostable(message, step);
     const sent = await this.call(step, () => this.adapter.postMessage(this.id, content));
@@ -230,6 +337,22 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
 
   hold(options: HoldOptions): Promise<HoldHandle | null> {
     return this.coordination.hold(this.adapter, this.id, options);
+  }
+
+  /** Streams into this thread (docs/streaming.md): native, post + edit, or one post at the end. */
+  private postStreamed(input: StreamInput): Promise<SentMessage> {
+    return postStreamFrom(
+      {
+        adapter: this.adapter,
+        id: this.id,
+        logger: this.logger,
+        streaming: this.streaming,
+        ...(this.streamSignal ? { signal: this.streamSignal } : {}),
+        ...(this.currentMessage ? { currentMessage: this.currentMessage } : {}),
+        post: (content) => this.adapter.postMessage(this.id, content),
+      },
+      input,
+    );
   }
 
   private call<T>(step: string, run: () => Promise<T>): Promise<T> {
