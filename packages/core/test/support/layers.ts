@@ -142,8 +142,12 @@ function isDeclaredExternal(specifier: string, manifest: PackageManifest): boole
   if (specifier.startsWith("node:")) return true;
   const parts = specifier.split("/");
   const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  // A types-only package (`import type { Root } from "mdast"`) is declared as `@types/<name>`.
+  const typesName = name?.startsWith("@")
+    ? `@types/${name.slice(1).replace("/", "__")}`
+    : `@types/${name}`;
   return [manifest.dependencies, manifest.peerDependencies].some(
-    (deps) => deps !== undefined && name !== undefined && name in deps,
+    (deps) => deps !== undefined && name !== undefined && (name in deps || typesName in deps),
   );
 }
 
