@@ -67,6 +67,28 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
     upstream: "packages/chat/src/logger.test.ts",
     baton: ["packages/core/test/logger.test.ts"],
   },
+  // content: markdown and emoji
+  {
+    upstream: "packages/chat/src/markdown.test.ts",
+    baton: [
+      "packages/core/test/content/markdown.test.ts",
+      "packages/core/test/content/converter.test.ts",
+    ],
+    note: "the BaseFormatConverter block of upstream's markdown.test.ts is in converter.test.ts.",
+  },
+  {
+    upstream: "packages/chat/src/emoji.test.ts",
+    baton: ["packages/core/test/content/emoji.test.ts"],
+  },
+  // streaming
+  {
+    upstream: "packages/chat/src/streaming-markdown.test.ts",
+    baton: ["packages/core/test/content/streaming-markdown.test.ts"],
+  },
+  {
+    upstream: "packages/chat/src/from-full-stream.test.ts",
+    baton: ["packages/core/test/content/from-full-stream.test.ts"],
+  },
   {
     upstream: "packages/state-memory/src/index.test.ts",
     baton: [CONFORMANCE_CASES, "packages/state-memory/test/**/*.test.ts"],
