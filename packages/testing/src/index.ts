@@ -16,6 +16,7 @@ export {
   MOCK_DEFAULT_CAPABILITIES,
   resolveMockCapabilities,
 } from "./mock-capabilities.js";
+export { MOCK_DEFAULT_USER_IDS, mockMatchesUserId } from "./mock-users.js";
 export type {
   MockActionInput,
   MockInteractionOptions,

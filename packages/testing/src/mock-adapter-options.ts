@@ -8,6 +8,7 @@ import {
   type WebhookOptions,
 } from "@baton/core";
 import { resolveMockCapabilities } from "./mock-capabilities.js";
+import { MOCK_DEFAULT_USER_IDS } from "./mock-users.js";
 
 /** Options of {@link createMockAdapter}. */
 export interface MockAdapterOptions {
@@ -27,6 +28,12 @@ export interface MockAdapterOptions {
    * streaming (`MOCK_DEFAULT_CAPABILITIES`).
    */
   capabilities?: Partial<AdapterCapabilities>;
+  /**
+   * The user ids this adapter claims as its own (`matchesUserId`), so `chat.getUser(id)` and
+   * `chat.openDM(id)` pick it. Default `/^U[A-Z0-9_]+$/` (Slack-like ids such as `U123`);
+   * give e.g. `/^\d+$/` to stand in for Telegram.
+   */
+  userIds?: RegExp;
 }
 
 /** Extra options of {@link MockAdapter.deliver}. */
@@ -51,6 +58,7 @@ export interface ResolvedMockAdapterOptions {
   clock: Pick<Clock, "now">;
   pageSize: number;
   capabilities: AdapterCapabilities;
+  userIds: RegExp;
 }
 
 /** Applies the defaults; throws one `ConfigError` listing every bad option. */
@@ -83,7 +91,9 @@ export function resolveMockAdapterOptions(
     if (!isBatonError(error)) throw error;
     problems.push(error.message.replace(/^[^:]*: /, ""));
   }
+  const userIds = options.userIds ?? MOCK_DEFAULT_USER_IDS;
+  if (!(userIds instanceof RegExp)) problems.push("userIds must be a RegExp");
   if (problems.length > 0) throw new ConfigError(problems, { step: "create mock adapter" });
   const clock = options.clock ?? systemClock;
-  return { userName, botUserId, lockScope, clock, pageSize, capabilities };
+  return { userName, botUserId, lockScope, clock, pageSize, capabilities, userIds };
 }

@@ -39,6 +39,7 @@ import {
   mockFetchMessages,
   mockPostMessage,
   mockReaction,
+  mockReply,
   mockStartTyping,
 } from "./mock-messaging.js";
 import { MockModals } from "./mock-modals.js";
@@ -47,6 +48,7 @@ import { MockRecorder } from "./mock-recorder.js";
 import { MockSchedule, type MockScheduledPost } from "./mock-scheduling.js";
 import { mockStream } from "./mock-stream.js";
 import { decodeMockThreadId, encodeMockThreadId, type MockThreadData } from "./mock-thread-id.js";
+import { mockMatchesUserId } from "./mock-users.js";
 import {
   createMockWebhookRequest,
   handleMockWebhook,
@@ -84,6 +86,7 @@ export class MockAdapter implements Adapter<MockThreadData> {
   private readonly core: MockCore;
   private readonly history: MockHistory;
   private readonly users = new MockUsers();
+  private readonly userIds: RegExp;
   private readonly schedule: MockSchedule;
   private readonly channels: MockChannels;
   /** The user's side of modals and interactions: submit, close, type into selects, click. */
@@ -96,6 +99,7 @@ export class MockAdapter implements Adapter<MockThreadData> {
     this.botUserId = resolved.botUserId;
     if (resolved.lockScope !== undefined) this.lockScope = resolved.lockScope;
     this.capabilities = resolved.capabilities;
+    this.userIds = resolved.userIds;
     this.clock = resolved.clock;
     this.recorder = new MockRecorder(name, this.clock);
     this.core = new MockCore(name, this.capabilities, this.recorder);
@@ -273,6 +277,11 @@ export class MockAdapter implements Adapter<MockThreadData> {
     return mockOpenDM(this.core, userId);
   }
 
+  /** True when `userId` matches the `userIds` option (default: Slack-like `U…` ids). Not recorded. */
+  matchesUserId(userId: string): boolean {
+    return mockMatchesUserId(this.userIds, userId);
+  }
+
   /** Records the call; a seeded user (see `seedUsers`) or `null` (capability `getUser`). */
   getUser(userId: string): Promise<UserInfo | null> {
     return this.users.get(this.core, userId);
@@ -297,6 +306,11 @@ export class MockAdapter implements Adapter<MockThreadData> {
     options: ScheduleOptions,
   ): Promise<ScheduledMessage> {
     return this.schedule.schedule(this.core, threadId, message, options);
+  }
+
+  /** Records the call and returns `{ id: "mock-msg-<n>", threadId }` (capability `replies`). */
+  reply(threadId: string, messageId: string, message: AdapterPostableMessage): Promise<RawMessage> {
+    return mockReply(this.core, threadId, messageId, message);
   }
 
   /** Records the call (capability `readReceipts`). */

@@ -1,9 +1,7 @@
-import type { ModalResponse } from "../content/modals/index.js";
 import type {
   Adapter,
   ChatHost,
   DeliveryResult,
-  InteractionOptions,
   ProcessOptions,
   ReceiveResult,
 } from "../contracts/adapter.js";
@@ -22,17 +20,7 @@ import type { MessageHandler } from "../dispatch/handler-registry.js";
 import { isFinalResult, MessageDispatcher } from "../dispatch/message-dispatcher.js";
 import type { ThreadHints } from "../dispatch/run-batch.js";
 import { ValidationError } from "../errors/index.js";
-import type {
-  ActionEvent,
-  MessageDeletedEvent,
-  ModalCloseEvent,
-  ModalSubmitEvent,
-  OptionsLoadEvent,
-  ReactionEvent,
-  SlashCommandEvent,
-} from "../model/events.js";
 import type { Message } from "../model/message.js";
-import type { OptionsLoadResult } from "../model/options-load-result.js";
 import { adapterNameOf } from "../thread-id/index.js";
 import { type Channel, ChannelImpl } from "./channel.js";
 import { type ChatConfig, type ResolvedChatConfig, resolveChatConfig } from "./chat-config.js";
@@ -44,7 +32,6 @@ import { runWithDetachTimeout } from "./detach-timeout.js";
 import { type EventWiring, wireEvents } from "./event-wiring.js";
 import { Lifecycle } from "./lifecycle.js";
 import { createReviver, type JsonReviver } from "./reviver.js";
-import type { SentMessage } from "./sent-message.js";
 import { type StrategyWiring, wireStrategy } from "./strategy-wiring.js";
 import type { StreamingSettings } from "./stream-post.js";
 import { type Thread, ThreadImpl } from "./thread.js";
@@ -257,6 +244,16 @@ export class Chat extends ChatEvents implements ChatHost {
     return { outcome: "accepted" };
   }
 
+  /** A handle on any thread, e.g. to post outside a handler. Throws for an unknown adapter prefix. */
+  thread(threadId: string): Thread {
+    return this.threadOn(this.adapterFor(threadId), threadId);
+  }
+
+  /** A handle on a channel id of the form `{adapter}:{…}`. */
+  channel(channelId: string): Channel {
+    return this.channelOn(this.adapterFor(channelId), channelId);
+  }
+
   // history, people, serialization
   /**
    * Looks a user up (an id, or a message's `author`) on the one adapter whose `matchesUserId`
@@ -265,12 +262,14 @@ export class Chat extends ChatEvents implements ChatHost {
    * Never called by dispatch, so no webhook answer waits for it. Rejects with a
    * `ValidationError` (no or several adapters claim the id), `NotSupportedError`, `AdapterError`.
    */
-  getUser(user: UserRef): Promise<UserInfo | null> {
+  async getUser(user: UserRef): Promise<UserInfo | null> {
+    await this.initialize();
     return this.services.users.getUser(user);
   }
 
   /** Opens (or finds) the direct conversation with `user`, as a thread (`isDM` true). */
-  openDM(user: UserRef): Promise<Thread> {
+  async openDM(user: UserRef): Promise<Thread> {
+    await this.initialize();
     return this.services.openDM(user);
   }
 

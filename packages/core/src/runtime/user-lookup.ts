@@ -59,7 +59,7 @@ export class UserLookup {
    * `ValidationError` when no adapter or several claim it, a `NotSupportedError` when that
    * adapter cannot look users up, an `AdapterError` when the platform call fails.
    */
-  getUser(user: UserRef): Promise<UserInfo | null> {
+  async getUser(user: UserRef): Promise<UserInfo | null> {
     const step = "get user";
     const userId = userIdOf(user, step);
     const adapter = adapterForUserId(this.options.adapters, userId, step);
