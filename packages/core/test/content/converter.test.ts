@@ -11,7 +11,9 @@ import {
   Button,
   Card,
   Text as CardText,
+  convertEmojiPlaceholders,
   Divider,
+  emoji,
   Field,
   Fields,
   type NodeRenderers,
@@ -21,6 +23,8 @@ import {
   renderAst,
   root,
   Section,
+  stringifyMarkdown,
+  strong,
   Table,
   text,
   toPlainText,
@@ -325,6 +329,10 @@ describe("PlainTextConverter", () => {
     );
   });
 
+  it("writes a thematic break as a line of dashes", () => {
+    expect(plain.fromMarkdown("above\n\n---\n\nbelow")).toBe("above\n\n---\n\nbelow");
+  });
+
   it("reads inbound text literally: markdown characters are not formatting", () => {
     const ast = plain.toAst("2 * 3 = 6, *not* bold\n\nsecond   \n  block");
     expect(ast).toEqual(
@@ -340,5 +348,29 @@ describe("PlainTextConverter", () => {
     });
     expect(plain.renderPostable(card)).toBe("Deploy\nReady\nEnv: prod");
     expect(plain.renderPostable({ card, fallbackText: "as given" })).toBe("as given");
+  });
+});
+
+describe("the examples of docs/formatting.md", () => {
+  it("renders the mrkdwn converter example as documented", () => {
+    class MrkdwnConverter extends BaseFormatConverter {
+      fromAst(ast: Root): string {
+        return this.fromAstWithRenderers(ast, MRKDWN);
+      }
+      toAst(platformText: string): Root {
+        return parseMarkdown(platformText);
+      }
+    }
+    expect(
+      new MrkdwnConverter().fromMarkdown("**Done**, see [the log](https://example.com) ~~now~~"),
+    ).toBe("*Done*, see <https://example.com|the log> now");
+  });
+
+  it("stringifies the built tree and converts the emoji as documented", () => {
+    const ast = root([paragraph([text("Deploy "), strong([text("done")])])]);
+    expect(stringifyMarkdown(ast)).toBe("Deploy **done**\n");
+    const message = `Shipped ${emoji.rocket} thanks ${emoji.thumbs_up}`;
+    expect(convertEmojiPlaceholders(message, "slack")).toBe("Shipped :rocket: thanks :+1:");
+    expect(convertEmojiPlaceholders(message, "telegram")).toBe("Shipped 🚀 thanks 👍");
   });
 });
