@@ -16,6 +16,7 @@ import {
   emoji,
   Field,
   Fields,
+  markdownToPlainText,
   type NodeRenderers,
   PlainTextConverter,
   paragraph,
@@ -372,5 +373,16 @@ describe("the examples of docs/formatting.md", () => {
     const message = `Shipped ${emoji.rocket} thanks ${emoji.thumbs_up}`;
     expect(convertEmojiPlaceholders(message, "slack")).toBe("Shipped :rocket: thanks :+1:");
     expect(convertEmojiPlaceholders(message, "telegram")).toBe("Shipped 🚀 thanks 👍");
+  });
+
+  it("gives the outputs the core README's example shows", () => {
+    const ast = parseMarkdown("**Ready**: see [the log](https://example.com)\n\n- one\n- two");
+    expect(stringifyMarkdown(ast)).toBe(
+      "**Ready**: see [the log](https://example.com)\n\n* one\n* two\n",
+    );
+    expect(markdownToPlainText("**Ready**\n\nnow")).toBe("Ready\n\nnow");
+    expect(new PlainTextConverter().fromAst(ast)).toBe(
+      "Ready: see the log (https://example.com)\n\n- one\n- two",
+    );
   });
 });
