@@ -41,6 +41,26 @@ export interface TwilioMessageResource {
 
 const MAX_RETRY_DELAY_MS = 8_000;
 
+function toResource(message: {
+  sid: string;
+  to: string;
+  from: string | null;
+  body: string | null;
+  status: string;
+  messagingServiceSid: string | null;
+  dateCreated: Date | null;
+}): TwilioMessageResource {
+  return {
+    sid: message.sid,
+    to: message.to,
+    from: message.from,
+    body: message.body,
+    status: message.status,
+    messagingServiceSid: message.messagingServiceSid,
+    dateCreated: message.dateCreated,
+  };
+}
+
 /**
  * An HTTP client of the `twilio` library that sends every `*.twilio.com` request to `baseUrl`
  * instead, path and query kept: how `apiUrl` reaches the library (it takes an `httpClient`).
@@ -102,15 +122,56 @@ export class TwilioApi {
         ...(params.statusCallback === undefined ? {} : { statusCallback: params.statusCallback }),
       }),
     );
-    return {
-      sid: created.sid,
-      to: created.to,
-      from: created.from,
-      body: created.body,
-      status: created.status,
-      messagingServiceSid: created.messagingServiceSid,
-      dateCreated: created.dateCreated,
-    };
+    return toResource(created);
+  }
+
+  /** One Message resource by sid (`GET …/Messages/{sid}.json`). */
+  async fetchMessage(sid: string): Promise<TwilioMessageResource> {
+    const client = this.rest("fetch a message");
+    return toResource(await this.withRetry("fetch a message", () => client.messages(sid).fetch()));
+  }
+
+  /** The account's messages between two addresses, newest first (`GET …/Messages.json`). */
+  async listMessages(filter: {
+    readonly from?: string;
+    readonly to?: string;
+    readonly limit?: number;
+  }): Promise<TwilioMessageResource[]> {
+    const client = this.rest("list messages");
+    const listed = await this.withRetry("list messages", () =>
+      client.messages.list({
+        ...(filter.from === undefined ? {} : { from: filter.from }),
+        ...(filter.to === undefined ? {} : { to: filter.to }),
+        limit: filter.limit ?? 50,
+      }),
+    );
+    return listed.map(toResource);
+  }
+
+  /**
+   * Any Twilio REST call not wrapped here, through the library's own request method: `uri` is an
+   * absolute Twilio URL, `data` the form parameters. Resolves with the parsed JSON body.
+   */
+  async request(call: {
+    readonly method: "get" | "post" | "delete";
+    readonly uri: string;
+    readonly data?: Record<string, string | readonly string[]>;
+  }): Promise<unknown> {
+    const client = this.rest("call the REST API");
+    const response = await this.withRetry("call the REST API", async () => {
+      const answer = await client.request({
+        method: call.method,
+        uri: call.uri,
+        ...(call.data === undefined ? {} : { data: call.data }),
+      });
+      if (answer.statusCode >= 400) {
+        throw new twilio.RestException({ statusCode: answer.statusCode, body: answer.body });
+      }
+      return answer;
+    });
+    return typeof response.body === "string" && response.body !== ""
+      ? JSON.parse(response.body)
+      : response.body;
   }
 
   /** Deletes a message from the account's log (`DELETE …/Messages/{sid}.json`). */

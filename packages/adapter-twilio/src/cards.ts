@@ -1,5 +1,8 @@
 import type { ActionsChild, CardChild, CardElement } from "@baton/core";
 import { cardToFallbackText } from "@baton/core";
+import { TwilioFormatConverter } from "./format.js";
+
+const SMS_CONVERTER = new TwilioFormatConverter("sms");
 
 /** One numbered choice of a card rendered for SMS: replying with its number runs the action. */
 export interface TwilioMenuChoice {
@@ -14,8 +17,8 @@ export interface TwilioMenuChoice {
 
 /** A card as SMS or WhatsApp text, with the choices its numbers stand for. */
 export interface TwilioCardText {
-  /** Markdown: the card's text, then its links, then the numbered menu. */
-  readonly markdown: string;
+  /** The card's text in the channel's dialect, then its links, then the numbered menu. */
+  readonly text: string;
   readonly choices: readonly TwilioMenuChoice[];
 }
 
@@ -34,7 +37,10 @@ function actionRows(children: readonly CardChild[]): ActionsChild[] {
  * returned `choices` let the adapter map a numeric reply back to the action it stands for.
  * Disabled buttons are left out: they can send nothing.
  */
-export function cardToTwilioText(card: CardElement): TwilioCardText {
+export function cardToTwilioText(
+  card: CardElement,
+  converter: TwilioFormatConverter = SMS_CONVERTER,
+): TwilioCardText {
   const choices: TwilioMenuChoice[] = [];
   const links: string[] = [];
   const add = (actionId: string, label: string, value?: string) => {
@@ -59,13 +65,15 @@ export function cardToTwilioText(card: CardElement): TwilioCardText {
         break;
     }
   }
-  const parts = [cardToFallbackText(card, { actions: "omit" })];
+  // The card's own text is markdown (a bold title); links and the menu are added as plain lines
+  // after rendering, so "1. Approve" is never re-read as a markdown list.
+  const parts = [converter.fromMarkdown(cardToFallbackText(card, { actions: "omit" }))];
   if (links.length > 0) parts.push(links.join("\n"));
   if (choices.length > 0) {
     const lines = choices.map((choice) => `${choice.number}. ${choice.label}`);
     parts.push(["Reply with a number:", ...lines].join("\n"));
   }
-  return { markdown: parts.filter((part) => part !== "").join("\n\n"), choices };
+  return { text: parts.filter((part) => part !== "").join("\n\n"), choices };
 }
 
 /** The choice a reply picks: the reply is a bare number of the menu, surrounding spaces allowed. */

@@ -46,7 +46,6 @@ export {
   type TwilioWebhookPayload,
 } from "./parse.js";
 export {
-  EMPTY_BODY_PLACEHOLDER,
   splitTwilioBody,
   TWILIO_MESSAGE_LIMIT,
   truncateTwilioBody,

@@ -41,8 +41,7 @@ function render(post: TwilioPost): { text: string; choices: readonly TwilioMenuC
   const converter = whatsapp ? WHATSAPP : SMS;
   const card = cardOf(post.message);
   if (card !== undefined) {
-    const menu = cardToTwilioText(card);
-    return { text: converter.fromMarkdown(menu.markdown), choices: menu.choices };
+    return cardToTwilioText(card, converter);
   }
   return { text: converter.renderPostable(post.message), choices: [] };
 }

@@ -3,9 +3,6 @@ import { ValidationError } from "@baton/core";
 /** Twilio's limit on one message body, in characters. */
 export const TWILIO_MESSAGE_LIMIT = 1_600;
 
-/** What an empty body is sent as when a message must carry text (upstream's placeholder). */
-export const EMPTY_BODY_PLACEHOLDER = " ";
-
 /**
  * Splits `text` into bodies of at most `limit` characters (code points, so no emoji is cut in
  * half): at a paragraph break when one is near the end of a chunk, else at a line break, else at

@@ -42,19 +42,20 @@ export function verifyTwilioSignature(check: TwilioSignatureCheck): boolean {
 }
 
 /**
- * The URL to check a request's signature against: the configured public `webhookUrl` with the
- * request's own query string (Twilio signs the query too), or — only when the user opted in with
- * `trustRequestUrl` — `request.url` itself. Never a URL rebuilt from `Host` or `X-Forwarded-*`.
- * `undefined` when neither is allowed.
+ * The URLs a request's signature may be checked against: the configured public URLs (the
+ * messaging webhook and the status callback, each signed by Twilio for its own URL) with the
+ * request's query string appended when Twilio added one (GET webhooks) — or, only when the user
+ * opted in with `trustRequestUrl`, `request.url` itself. Never a URL rebuilt from `Host` or
+ * `X-Forwarded-*`. Empty when neither is allowed.
  */
-export function signedUrlFor(
+export function signedUrlsFor(
   request: Request,
-  webhookUrl: string | undefined,
+  configured: readonly (string | undefined)[],
   trustRequestUrl: boolean,
-): string | undefined {
-  if (webhookUrl === undefined) return trustRequestUrl ? request.url : undefined;
-  // Twilio signs the URL exactly as it is configured on the number, so it is used verbatim; only
-  // a query string Twilio added (GET webhooks) comes from the request.
+): string[] {
+  const urls = configured.filter((url): url is string => url !== undefined);
+  if (urls.length === 0) return trustRequestUrl ? [request.url] : [];
+  // Twilio signs the URL exactly as configured on the number, so it is used verbatim.
   const search = new URL(request.url).search;
-  return search !== "" && !webhookUrl.includes("?") ? `${webhookUrl}${search}` : webhookUrl;
+  return urls.map((url) => (search !== "" && !url.includes("?") ? `${url}${search}` : url));
 }

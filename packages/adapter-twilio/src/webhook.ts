@@ -18,7 +18,7 @@ import {
 } from "./parse.js";
 import {
   formParams,
-  signedUrlFor,
+  signedUrlsFor,
   TWILIO_SIGNATURE_HEADER,
   verifyTwilioSignature,
 } from "./verify.js";
@@ -99,8 +99,13 @@ export async function handleTwilioWebhook(
   }
   const body = await readLimited(request, config.maxBodyBytes);
   if (body === undefined) return problem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
-  const url = signedUrlFor(request, config.webhookUrl, config.trustRequestUrl);
-  if (url === undefined || config.authToken === undefined) {
+  const urls = signedUrlsFor(
+    request,
+    [config.webhookUrl, config.statusCallbackUrl],
+    config.trustRequestUrl,
+  );
+  const authToken = config.authToken;
+  if (urls.length === 0 || authToken === undefined) {
     logger.error(
       "twilio: a webhook arrived but cannot be verified: set webhookUrl (the public URL Twilio " +
         "calls) and authToken, or trustRequestUrl when request.url is trustworthy",
@@ -111,7 +116,7 @@ export async function handleTwilioWebhook(
     request.method === "GET" ? new URL(request.url).searchParams : new URLSearchParams(body);
   const signature = request.headers.get(TWILIO_SIGNATURE_HEADER);
   const params = request.method === "GET" ? {} : formParams(form);
-  if (!verifyTwilioSignature({ authToken: config.authToken, url, signature, params })) {
+  if (!urls.some((url) => verifyTwilioSignature({ authToken, url, signature, params }))) {
     return problem(403, "FORBIDDEN", "the Twilio signature does not match");
   }
   const host = target.host;

@@ -37,7 +37,7 @@ describe("a webhook Twilio did not sign is refused before anything runs", () => 
       params: h.sms("hi"),
     });
 
-    expect((await h.chat.webhooks.twilio(request)).status).toBe(403);
+    expect((await h.webhook(request)).status).toBe(403);
     await untouched();
   });
 
@@ -51,7 +51,7 @@ describe("a webhook Twilio did not sign is refused before anything runs", () => 
     const body = (await signed.text()).replace("pay+10", "pay+1000");
     const swapped = new Request(WEBHOOK_URL, { method: "POST", headers: signed.headers, body });
 
-    expect((await h.chat.webhooks.twilio(swapped)).status).toBe(403);
+    expect((await h.webhook(swapped)).status).toBe(403);
     await untouched();
   });
 
@@ -68,14 +68,14 @@ describe("a webhook Twilio did not sign is refused before anything runs", () => 
       body: await request.text(),
     });
 
-    expect((await h.chat.webhooks.twilio(retargeted)).status).toBe(403);
+    expect((await h.webhook(retargeted)).status).toBe(403);
     await untouched();
   });
 
   it("answers 403 when the signature header is missing", async () => {
     const { h, untouched } = await guarded();
 
-    expect((await h.chat.webhooks.twilio(h.request(h.sms("hi"), null))).status).toBe(403);
+    expect((await h.webhook(h.request(h.sms("hi"), null))).status).toBe(403);
     await untouched();
   });
 
@@ -88,7 +88,7 @@ describe("a webhook Twilio did not sign is refused before anything runs", () => 
       params: h.sms("hi"),
     });
 
-    expect((await h.chat.webhooks.twilio(forged)).status).toBe(403);
+    expect((await h.webhook(forged)).status).toBe(403);
     await untouched();
   });
 
@@ -123,7 +123,7 @@ describe("a webhook Twilio did not sign is refused before anything runs", () => 
           const headers: Record<string, string> = {};
           if (type !== "") headers["content-type"] = type;
           if (signature !== null) headers["x-twilio-signature"] = signature;
-          const response = await h.chat.webhooks.twilio(
+          const response = await h.webhook(
             new Request(WEBHOOK_URL, { method: "POST", headers, body }),
           );
           expect(response.status).toBeGreaterThanOrEqual(400);

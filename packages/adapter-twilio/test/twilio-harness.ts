@@ -1,4 +1,4 @@
-import { Chat, type ChatConfig, type Message } from "@baton/core";
+import { Chat, type ChatConfig, type WebhookOptions } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import { createFakeClock } from "@baton/testing";
 import { createTwilioAdapter, type TwilioAdapterConfig } from "../src/index.js";
@@ -44,7 +44,10 @@ export async function createTwilioHarness(
     ...chatOptions,
   });
   await chat.initialize();
-  const received: Message[] = [];
+  const twilioWebhook = chat.webhooks.twilio;
+  if (twilioWebhook === undefined) throw new Error("the Chat has no twilio webhook");
+  /** The Chat's webhook entry point for the adapter, as a server route would call it. */
+  const webhook = (request: Request, options?: WebhookOptions) => twilioWebhook(request, options);
 
   function request(params: Record<string, string | string[]>, signature?: string | null) {
     return createTwilioWebhookRequest({
@@ -76,10 +79,10 @@ export async function createTwilioHarness(
     chat,
     state,
     clock,
-    received,
+    webhook,
     request,
     sms,
-    deliver: (params: Record<string, string | string[]>) => chat.webhooks.twilio(request(params)),
+    deliver: (params: Record<string, string | string[]>) => webhook(request(params)),
     close: async () => {
       await chat.shutdown();
       await fake.close();

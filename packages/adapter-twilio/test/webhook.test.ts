@@ -113,7 +113,7 @@ describe("Twilio webhook verification", () => {
       params: h.sms("hello by GET"),
     });
 
-    const response = await h.chat.webhooks.twilio(request);
+    const response = await h.webhook(request);
 
     expect(response.status).toBe(200);
     expect(seen).toEqual(["hello by GET"]);
@@ -126,7 +126,7 @@ describe("Twilio webhook verification", () => {
       seen.push(message.text);
     });
 
-    const response = await h.chat.webhooks.twilio(h.request(h.sms("forged"), "invalid"));
+    const response = await h.webhook(h.request(h.sms("forged"), "invalid"));
 
     expect(response.status).toBe(403);
     expect(seen).toEqual([]);

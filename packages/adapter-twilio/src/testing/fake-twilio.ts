@@ -178,8 +178,17 @@ export class FakeTwilio {
     if (method === "POST" && path === `${account}/Messages.json`) {
       return this.createMessage(params, response);
     }
-    const deleted = new RegExp(`^${account}/Messages/(SM\\w+)\\.json$`).exec(path);
-    if (method === "DELETE" && deleted) return this.deleteMessage(deleted[1] as string, response);
+    if (method === "GET" && path === `${account}/Messages.json`) {
+      return this.listMessages(new URL(request.url ?? "/", "http://fake").searchParams, response);
+    }
+    const bySid = new RegExp(`^${account}/Messages/(SM\\w+)\\.json$`).exec(path);
+    if (method === "DELETE" && bySid) return this.deleteMessage(bySid[1] as string, response);
+    if (method === "GET" && bySid) {
+      const found = this.messages.find((m) => m.sid === bySid[1] && !m.deleted);
+      return found
+        ? send(response, 200, this.resource(found))
+        : send(response, 404, twilioErrorBody(404, 20404));
+    }
     if (method === "GET" && this.media.has(path)) {
       if (this.failed("media", response)) return;
       const item = this.media.get(path) as MediaItem;
@@ -234,6 +243,25 @@ export class FakeTwilio {
     };
     this.messages.push(message);
     send(response, 201, this.resource(message));
+  }
+
+  private listMessages(query: URLSearchParams, response: ServerResponse): void {
+    const from = query.get("From");
+    const to = query.get("To");
+    const limit = Number(query.get("PageSize") ?? "50");
+    const found = this.messages
+      .filter(
+        (m) => !m.deleted && (from === null || m.from === from) && (to === null || m.to === to),
+      )
+      .reverse()
+      .slice(0, limit);
+    send(response, 200, {
+      messages: found.map((message) => this.resource(message)),
+      page: 0,
+      page_size: limit,
+      next_page_uri: null,
+      uri: `/2010-04-01/Accounts/${this.accountSid}/Messages.json`,
+    });
   }
 
   private deleteMessage(sid: string, response: ServerResponse): void {
