@@ -34,7 +34,10 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
   },
   {
     upstream: "packages/chat/src/thread.test.ts",
-    baton: ["packages/core/test/runtime/thread.test.ts"],
+    baton: [
+      "packages/core/test/runtime/thread.test.ts",
+      "packages/core/test/runtime/thread-streaming.test.ts",
+    ],
   },
   {
     upstream: "packages/chat/src/channel.test.ts",
@@ -44,6 +47,7 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
         glob: "packages/core/test/runtime/thread.test.ts",
         under: ["thread.channel", "thread.messages (newest first)"],
       },
+      { glob: "packages/core/test/runtime/stream-posting.test.ts", under: ["ChannelImpl"] },
     ],
     note: "upstream's channel.test.ts also tests `thread.channel` and `thread.messages`; Baton has those blocks in thread.test.ts.",
   },
@@ -88,6 +92,19 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
   {
     upstream: "packages/chat/src/from-full-stream.test.ts",
     baton: ["packages/core/test/content/from-full-stream.test.ts"],
+  },
+  // ai: `@baton/core/ai` (toAiMessages and the AI SDK tools)
+  {
+    upstream: "packages/chat/src/ai/messages.test.ts",
+    baton: ["packages/core/test/ai/to-ai-messages.test.ts"],
+  },
+  {
+    upstream: "packages/chat/src/ai/index.test.ts",
+    baton: [
+      "packages/core/test/ai/create-chat-tools.test.ts",
+      "packages/core/test/ai/read-scope.test.ts",
+    ],
+    note: 'the "read scope" block of upstream\'s index.test.ts is in read-scope.test.ts.',
   },
   {
     upstream: "packages/state-memory/src/index.test.ts",

@@ -1,3 +1,4 @@
+import { AI_TOOL_DIVERGENCES } from "./ai.js";
 import { CHANNEL_DIVERGENCES } from "./channel.js";
 import { CHAT_DIVERGENCES } from "./chat.js";
 import type { Divergence } from "./divergence.js";
@@ -18,4 +19,5 @@ export const DIVERGENCES: readonly Divergence[] = [
   ...ERROR_DIVERGENCES,
   ...REDIS_DIVERGENCES,
   ...PG_DIVERGENCES,
+  ...AI_TOOL_DIVERGENCES,
 ];

@@ -11,6 +11,7 @@ import {
   resolveIsMention,
   selectRoute,
 } from "../routing/index.js";
+import { runInConversation } from "./active-conversation.js";
 import type { HandlerRegistry, MessageHandler } from "./handler-registry.js";
 
 /** What the dispatcher already knows about a thread when it builds the handle. */
@@ -19,6 +20,8 @@ export interface ThreadHints {
   initialMessage?: Message;
   /** True on the subscribed route: the thread is known to be followed. */
   isSubscribed?: boolean;
+  /** The run's `context.signal`, so a stream the handler posts stops when the run must. */
+  signal?: AbortSignal;
 }
 
 /** What the batch runner needs; the thread factory comes from the runtime layer. */
@@ -59,6 +62,7 @@ export function createBatchRunner<TThread, TChannel>(
     const thread = options.threadFor(batch.adapter, batch.threadId, {
       initialMessage: batch.message,
       isSubscribed: route === "subscribed",
+      signal: run.signal,
     });
     const context: MessageContext = {
       skipped: [...batch.skipped],
@@ -69,7 +73,8 @@ export function createBatchRunner<TThread, TChannel>(
     let failed = false;
     for (const handler of handlers) {
       try {
-        await handler(thread, batch.message, context);
+        // The handler's conversation follows its async context, so tools it calls stay in it.
+        await runInConversation(batch.threadId, () => handler(thread, batch.message, context));
       } catch (error) {
         failed = true;
         logger.error("handler failed", {
