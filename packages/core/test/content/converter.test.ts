@@ -18,6 +18,7 @@ import {
   Fields,
   markdownToPlainText,
   type NodeRenderers,
+  PLAIN_TEXT_RENDERERS,
   PlainTextConverter,
   paragraph,
   parseMarkdown,
@@ -289,6 +290,12 @@ describe("renderAst (the shared tree walker)", () => {
       paragraph: (node, context) => context.renderChildren(node),
     });
     expect(seen).toEqual([["root", "blockquote", "list", "listItem", "paragraph"]]);
+  });
+
+  it("lets an adapter spread its renderers over the plain-text ones", () => {
+    const ast = parseMarkdown("- **one**\n- [two](https://example.com)\n\n> _quoted_");
+    const renderers: NodeRenderers = { ...PLAIN_TEXT_RENDERERS, ...MRKDWN };
+    expect(renderAst(ast, renderers)).toBe("- *one*\n- <https://example.com|two>\n\n> _quoted_");
   });
 
   it("does not modify the tree it renders", () => {
