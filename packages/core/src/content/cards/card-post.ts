@@ -1,0 +1,73 @@
+import { ValidationError } from "../../errors/index.js";
+import { isJSXElement } from "../jsx/jsx-element.js";
+import { toCardElement } from "../jsx/jsx-resolve.js";
+import type { CardJSXElement } from "../jsx/jsx-types.js";
+import { cardToFallbackText, type FallbackTextOptions } from "./card-fallback-text.js";
+import { type CardElement, isCardElement } from "./card-types.js";
+import { describeReceived } from "./element-checks.js";
+
+/**
+ * A card with the text to show where it cannot be drawn: upstream's `PostableCard` shape (the
+ * thread surface's `PostableCard` in contracts/ is this with a built card and `files`), here also
+ * taking a `<Card>` JSX tree.
+ */
+export interface CardWithFallback {
+  card: CardElement | CardJSXElement;
+  /** Text for platforms without cards and for notifications; computed from the card when absent. */
+  fallbackText?: string;
+}
+
+/** Everything `thread.post` accepts as a card: a card, a `<Card>` JSX tree, or one with its text. */
+export type CardPost = CardElement | CardJSXElement | CardWithFallback;
+
+/** A card post made concrete: the validated card and its text. */
+export interface ResolvedCardPost {
+  card: CardElement;
+  fallbackText: string;
+}
+
+function isCardRoot(value: unknown): boolean {
+  return isCardElement(value) || (isJSXElement(value) && toCardElement(value) !== null);
+}
+
+/**
+ * True when `value` is a card post: a CardElement, a JSX element whose root is a `<Card>`, or an
+ * object with such a `card` (and, if present, a string `fallbackText`). Resolving a JSX root
+ * validates it, so a JSX card with a bad field throws a ValidationError here.
+ */
+export function isCardPost(value: unknown): value is CardPost {
+  if (typeof value !== "object" || value === null) return false;
+  if (isCardRoot(value)) return true;
+  const { card, fallbackText } = value as { card?: unknown; fallbackText?: unknown };
+  return (
+    card !== undefined &&
+    isCardRoot(card) &&
+    (fallbackText === undefined || typeof fallbackText === "string")
+  );
+}
+
+/**
+ * The card and text of a card post: JSX resolved, the fallback text taken from `fallbackText`
+ * or computed with {@link cardToFallbackText} (`options` chooses how controls are written).
+ * Throws a ValidationError when `value` is not a card post.
+ */
+export function resolveCardPost(
+  value: CardPost,
+  options: FallbackTextOptions = {},
+): ResolvedCardPost {
+  const direct = toCardElement(value);
+  if (direct !== null) return { card: direct, fallbackText: cardToFallbackText(direct, options) };
+  const { card, fallbackText } = (value ?? {}) as { card?: unknown; fallbackText?: unknown };
+  const resolved = toCardElement(card);
+  if (resolved === null) {
+    throw new ValidationError(
+      `a card post must be a CardElement, a <Card> JSX element or { card, fallbackText? }, got ${describeReceived(value)}`,
+    );
+  }
+  if (fallbackText !== undefined && typeof fallbackText !== "string") {
+    throw new ValidationError(
+      `PostableCard 'fallbackText' must be a string, got ${describeReceived(fallbackText)}`,
+    );
+  }
+  return { card: resolved, fallbackText: fallbackText ?? cardToFallbackText(resolved, options) };
+}
