@@ -7,7 +7,6 @@ import {
   NO_EPHEMERAL,
   NO_MENTION_USER,
   NO_SCHEDULE,
-  NO_STREAMING,
   NO_THREAD_JSON,
 } from "./reasons.js";
 
@@ -18,11 +17,6 @@ export const CHANNEL_DIVERGENCES = divergencesOf("packages/chat/src/channel.test
     titles: ["should use fetchChannelMessages when available"],
     reason:
       "not built: Baton's adapter contract has no fetchChannelMessages; a channel's history is read through fetchMessages(channelId)",
-  },
-  {
-    kind: "deferred",
-    titles: ["should handle streaming by accumulating text"],
-    reason: NO_STREAMING,
   },
   {
     kind: "deferred",

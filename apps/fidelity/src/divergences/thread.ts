@@ -6,7 +6,7 @@ import {
   NO_MENTION_USER,
   NO_SCHEDULE,
   NO_SENT_MESSAGE_FIELDS,
-  NO_STREAMING,
+  NO_SLACK_RECIPIENT_TEAM,
   NO_THREAD_JSON,
 } from "./reasons.js";
 
@@ -32,21 +32,15 @@ export const THREAD_DIVERGENCES = divergencesOf("packages/chat/src/thread.test.t
     ],
     reason: "not built: Baton's adapter contract has no onThreadSubscribe hook",
   },
-  { kind: "deferred", describe: [...THREAD, "Streaming"], reason: NO_STREAMING },
   {
     kind: "deferred",
-    describe: [...THREAD, "fallback streaming error logging"],
-    reason: NO_STREAMING,
-  },
-  {
-    kind: "deferred",
-    describe: [...THREAD, "streaming with StreamChunk objects"],
-    reason: NO_STREAMING,
-  },
-  {
-    kind: "deferred",
-    describe: [...THREAD, "Streaming with updateIntervalMs"],
-    reason: NO_STREAMING,
+    titles: [
+      "should pass stream options from Slack current message context via team_id",
+      "should pass stream options from Slack current message context via team string",
+      "should pass stream options from Slack current message context via team.id",
+      "should pass stream options from Slack current message context via user.team_id fallback",
+    ],
+    reason: NO_SLACK_RECIPIENT_TEAM,
   },
   {
     kind: "deferred",

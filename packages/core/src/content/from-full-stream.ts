@@ -21,32 +21,38 @@ const STEP_END_TYPES = new Set(["finish-step", "step-finish"]);
 export async function* fromFullStream(
   stream: AsyncIterable<unknown>,
 ): AsyncGenerator<string | StreamChunk, void, undefined> {
+  const normalize = createStreamNormalizer();
+  for await (const event of stream) yield* normalize(event);
+}
+
+/**
+ * The step-by-step form of {@link fromFullStream}, for callers that pull the source themselves:
+ * each call takes one source item and returns what it yields (none, one, or a step separator
+ * and a text). Keeps the step state between calls; one normalizer per stream.
+ */
+export function createStreamNormalizer(): (event: unknown) => (string | StreamChunk)[] {
   let stepEnded = false;
   let textSeen = false;
-  for await (const event of stream) {
+  return (event) => {
     if (typeof event === "string") {
-      if (event === "") continue;
+      if (event === "") return [];
       textSeen = true;
-      yield event;
-      continue;
+      return [event];
     }
-    if (isStreamChunk(event)) {
-      yield event;
-      continue;
-    }
-    if (typeof event !== "object" || event === null) continue;
+    if (isStreamChunk(event)) return [event];
+    if (typeof event !== "object" || event === null) return [];
     const { type } = event as { type?: unknown };
     if (type === "text-delta") {
       const text = deltaText(event as Record<string, unknown>);
-      if (text === undefined) continue;
-      if (stepEnded && textSeen) yield STEP_SEPARATOR;
+      if (text === undefined) return [];
+      const out = stepEnded && textSeen ? [STEP_SEPARATOR, text] : [text];
       stepEnded = false;
       textSeen = true;
-      yield text;
-    } else if (typeof type === "string" && STEP_END_TYPES.has(type)) {
-      stepEnded = true;
+      return out;
     }
-  }
+    if (typeof type === "string" && STEP_END_TYPES.has(type)) stepEnded = true;
+    return [];
+  };
 }
 
 function deltaText(event: Record<string, unknown>): string | undefined {

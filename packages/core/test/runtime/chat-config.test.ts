@@ -427,13 +427,26 @@ describe("resolveChatConfig warnings", () => {
       userName: "bot",
       adapters: { mock: createMockAdapter("mock") },
       state: createMemoryState(),
-      streamingUpdateIntervalMs: 500,
-      fallbackStreamingPlaceholderText: null,
+      transcripts: {},
+      identity: {},
     });
     expect(resolved.warnings).toEqual([
-      "streamingUpdateIntervalMs: an upstream chat option Baton does not support yet; ignored",
-      "fallbackStreamingPlaceholderText: an upstream chat option Baton does not support yet; ignored",
+      "transcripts: an upstream chat option Baton does not support yet; ignored",
+      "identity: an upstream chat option Baton does not support yet; ignored",
     ]);
-    expect(resolved).not.toHaveProperty("streamingUpdateIntervalMs");
+    expect(resolved).not.toHaveProperty("transcripts");
+  });
+
+  it("takes upstream's streaming options as given, without a warning", () => {
+    const resolved = resolveChatConfig({
+      userName: "bot",
+      adapters: { mock: createMockAdapter("mock") },
+      state: createMemoryState(),
+      streamingUpdateIntervalMs: 250,
+      fallbackStreamingPlaceholderText: null,
+    });
+    expect(resolved.warnings).toEqual([]);
+    expect(resolved.streamingUpdateIntervalMs).toBe(250);
+    expect(resolved.fallbackStreamingPlaceholderText).toBeNull();
   });
 });

@@ -204,9 +204,6 @@ describe("ThreadImpl", () => {
         42,
         null,
         { text: "hi" },
-        (async function* () {
-          yield "streamed";
-        })(),
       ];
       for (const message of bad) {
         const error = await rejection(ctx.thread.post(message as string));

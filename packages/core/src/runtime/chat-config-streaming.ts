@@ -1,0 +1,36 @@
+import { type ConfigProblems, describeValue } from "./config-problems.js";
+
+/** The streaming options of the Chat config, checked; `undefined` where none was given. */
+export interface ResolvedStreamingOptions {
+  /** `undefined`: the adapter's default, then 500 ms, applies per stream. */
+  readonly streamingUpdateIntervalMs: number | undefined;
+  /** `undefined`: upstream's `"..."`; `null`: no placeholder. */
+  readonly fallbackStreamingPlaceholderText: string | null | undefined;
+}
+
+/**
+ * Checks upstream's streaming options: `streamingUpdateIntervalMs` a positive duration,
+ * `fallbackStreamingPlaceholderText` a non-empty string or `null`. Problems go to `found`.
+ */
+export function resolveStreamingOptions(
+  found: ConfigProblems,
+  intervalMs: unknown,
+  placeholder: unknown,
+): ResolvedStreamingOptions {
+  const streamingUpdateIntervalMs =
+    intervalMs === undefined
+      ? undefined
+      : found.durationMs("streamingUpdateIntervalMs", intervalMs);
+  let fallbackStreamingPlaceholderText: string | null | undefined;
+  if (placeholder === undefined || placeholder === null) {
+    fallbackStreamingPlaceholderText = placeholder;
+  } else if (typeof placeholder === "string" && placeholder !== "") {
+    fallbackStreamingPlaceholderText = placeholder;
+  } else {
+    found.add(
+      "fallbackStreamingPlaceholderText",
+      `must be a non-empty string, or null for no placeholder, got ${describeValue(placeholder)}`,
+    );
+  }
+  return { streamingUpdateIntervalMs, fallbackStreamingPlaceholderText };
+}
