@@ -68,5 +68,15 @@ export function jsxs<P extends CardJSXProps>(
   };
 }
 
-/** The development-mode factory: the same as {@link jsx}. */
-export const jsxDEV = jsx;
+/**
+ * The development-mode factory (`jsx-dev-runtime`): {@link jsxs} when the compiler marks the
+ * children as a static list, {@link jsx} otherwise. The source-location arguments are ignored.
+ */
+export function jsxDEV<P extends CardJSXProps>(
+  type: CardComponentFunction | ((props: never) => unknown),
+  props: P & { children?: unknown },
+  key?: string | number,
+  isStaticChildren?: boolean,
+): CardJSXElement<P> {
+  return isStaticChildren ? jsxs(type, props, key) : jsx(type, props, key);
+}
