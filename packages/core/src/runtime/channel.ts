@@ -1,42 +1,43 @@
-import type { Adapter, RawMessage } from "../contracts/adapter.js";
+import type { Adapter, FetchMessagesOptions } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
-import type { AdapterPostableMessage, PostableMessage } from "../contracts/postable-message.js";
+import type { PostableMessage } from "../contracts/postable-message.js";
 import type { StateAdapter } from "../contracts/state.js";
-import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
+import type {
+  ChannelInfo,
+  ChannelVisibility,
+  EphemeralMessage,
+  ScheduledMessage,
+  ScheduleOptions,
+  ThreadSummary,
+} from "../contracts/thread-surface-types.js";
+import type { Author } from "../model/author.js";
 import type { Message } from "../model/message.js";
 import { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "../model/workflow-serde.js";
 import { callAdapter } from "./adapter-call.js";
+import { channelMetadata, channelThreads } from "./channel-directory.js";
 import { messagePages } from "./message-pages.js";
-import { assertPostable } from "./postable.js";
+import type { PostableSurface, PostContent } from "./postable-surface.js";
+import { type PostEphemeralOptions, Poster } from "./poster.js";
 import { LazyBinding } from "./runtime-binding.js";
 import { ScopedState, type SetStateOptions } from "./scoped-state.js";
-import { assertNonEmpty, createSentMessageHandle, type SentMessage } from "./sent-message.js";
-import { isStreamInput, type StreamInput } from "./stream-message.js";
-import { collectStreamMarkdown } from "./stream-sent.js";
+import { assertNonEmpty, requireCapability, type SentMessage } from "./sent-message.js";
 import {
   CHANNEL_JSON_TYPE,
   type RevivedChannelInit,
   revivedChannelInit,
   type SerializedChannel,
 } from "./serialization.js";
+import { isStreamInput, type StreamInput } from "./stream-message.js";
+import { collectStreamMarkdown } from "./stream-sent.js";
 
 /** The State key prefix of channel state, upstream's: `channel-state:{channelId}`. */
 export const CHANNEL_STATE_KEY_PREFIX = "channel-state:";
 
 /**
- * Upstream's optional adapter method for posting at the top level of a channel. Not part of
- * Baton's Adapter contract yet; an adapter that has it (one ported from upstream) is used
- * through it, as upstream does.
- */
-interface ChannelPostingAdapter {
-  postChannelMessage?(channelId: string, message: AdapterPostableMessage): Promise<RawMessage>;
-}
-
-/**
  * The place on the platform that contains threads, as handlers see it (upstream's `Channel`).
  * Channel state is one JSON object per channel, shared by all its threads.
  */
-export interface Channel<TState = Record<string, unknown>> {
+export interface Channel<TState = Record<string, unknown>> extends PostableSurface {
   /** The channel id, as `adapter.channelIdFromThreadId` returns it. */
   readonly id: string;
   readonly adapter: Adapter;
@@ -51,8 +52,13 @@ export interface Channel<TState = Record<string, unknown>> {
    * replaces it with `{ replace: true }`. Every write keeps the state 30 days from now.
    */
   setState(partial: Partial<TState>, options?: SetStateOptions): Promise<void>;
-  /** The channel's messages, newest first, fetched lazily page by page. */
+  /**
+   * The channel's messages, newest first, fetched lazily page by page: through the adapter's
+   * `fetchChannelMessages` when it has one, else `fetchMessages(channelId)`.
+   */
   readonly messages: AsyncIterable<Message>;
+  /** The JSON form; see `ChannelImpl.fromJSON` and `chat.reviver()`. */
+  toJSON(): SerializedChannel;
   /**
    * Posts at the top level of the channel: through the adapter's `postChannelMessage` when it
    * has one, else `postMessage(channelId, …)` (upstream's rule). Rejects with a
@@ -61,6 +67,18 @@ export interface Channel<TState = Record<string, unknown>> {
   post(message: PostableMessage | StreamInput): Promise<SentMessage>;
   /** Shows the typing indicator in the channel, with an optional status text. */
   startTyping(status?: string): Promise<void>;
+  /** The channel's name once `fetchMetadata()` found one; `null` before. */
+  readonly name: string | null;
+  /**
+   * The channel's metadata from `adapter.fetchChannelInfo` (and sets `name`), or `{ id, isDM,
+   * metadata: {} }` where the adapter has no such call.
+   */
+  fetchMetadata(): Promise<ChannelInfo>;
+  /**
+   * The channel's threads through `adapter.listThreads`, page by page as iteration reaches them;
+   * an empty iteration where the adapter cannot list threads.
+   */
+  threads(): AsyncIterable<ThreadSummary>;
 }
 
 /** What a {@link ChannelImpl} is built from. */
@@ -85,6 +103,8 @@ export class ChannelImpl<TState = Record<string, unknown>> implements Channel<TS
   private readonly binding: LazyBinding;
   private readonly adapterName: string;
   private cachedStore: ScopedState<TState> | undefined;
+  private cachedPoster: Poster | undefined;
+  private knownName: string | null = null;
 
   constructor(options: ChannelOptions | RevivedChannelInit) {
     this.id = assertNonEmpty(options.channelId, "channelId", "create channel");
@@ -161,29 +181,74 @@ export class ChannelImpl<TState = Record<string, unknown>> implements Channel<TS
   }
 
   get messages(): AsyncIterable<Message> {
-    return messagePages(this.adapter, this.id, this.logger);
+    const { adapter } = this;
+    const channelPage = adapter.fetchChannelMessages;
+    // Upstream's rule: the channel's own messages where the adapter can list them, else the
+    // channel id through fetchMessages.
+    const fetchPage =
+      typeof channelPage === "function"
+        ? (id: string, options: FetchMessagesOptions) => channelPage.call(adapter, id, options)
+        : undefined;
+    return messagePages(adapter, this.id, this.logger, {
+      direction: "backward",
+      ...(fetchPage ? { fetchPage } : {}),
+    });
   }
 
   async post(message: PostableMessage | StreamInput): Promise<SentMessage> {
-    const step = `post message to ${this.id}`;
     // A stream is read to its end and posted once (upstream's channel rule).
     const postable = isStreamInput(message) ? await collectStreamMarkdown(message) : message;
-    const content = assertPostable(postable, step);
-    const adapter = this.adapter as Adapter & ChannelPostingAdapter;
-    const sent = await callAdapter(
-      adapter,
-      step,
-      () =>
-        typeof adapter.postChannelMessage === "function"
-          ? adapter.postChannelMessage(this.id, content)
-          : adapter.postMessage(this.id, content),
-      this.logger,
+    return this.poster.post(postable, (adapter, content) =>
+      typeof adapter.postChannelMessage === "function"
+        ? adapter.postChannelMessage(this.id, content)
+        : adapter.postMessage(this.id, content),
     );
-    return createSentMessageHandle(adapter, sent, this.id, this.logger);
+  }
+
+  postEphemeral(
+    user: string | Author,
+    message: PostContent,
+    options: PostEphemeralOptions,
+  ): Promise<EphemeralMessage | null> {
+    return this.poster.postEphemeral(user, message, options);
+  }
+
+  schedule(message: PostContent, options: ScheduleOptions): Promise<ScheduledMessage> {
+    return this.poster.schedule(message, options);
+  }
+
+  mentionUser(userId: string): string {
+    return this.poster.mentionUser(userId);
+  }
+
+  get name(): string | null {
+    return this.knownName;
+  }
+
+  async fetchMetadata(): Promise<ChannelInfo> {
+    const info = await channelMetadata(this.adapter, this.id, this.isDM, this.logger);
+    if (typeof this.adapter.fetchChannelInfo === "function") this.knownName = info.name ?? null;
+    return info;
+  }
+
+  threads(): AsyncIterable<ThreadSummary> {
+    return channelThreads(this.adapter, this.id, this.logger);
+  }
+
+  private get poster(): Poster {
+    this.cachedPoster ??= new Poster({
+      kind: "channel",
+      id: this.id,
+      adapter: () => this.adapter,
+      state: () => this.binding.state,
+      logger: () => this.logger,
+    });
+    return this.cachedPoster;
   }
 
   async startTyping(status?: string): Promise<void> {
     const step = `start typing in ${this.id}`;
+    requireCapability(this.adapter, "typing", step);
     await callAdapter(
       this.adapter,
       step,

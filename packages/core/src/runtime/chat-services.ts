@@ -6,14 +6,9 @@ import type { ChatCoordination } from "./chat-coordination.js";
 import { openDirectThread } from "./open-dm.js";
 import type { BindingSource, RuntimeBinding } from "./runtime-binding.js";
 import { ThreadImpl } from "./thread.js";
-import { ThreadHistoryCache } from "./thread-history.js";
+import { persistsThreadHistory, ThreadHistoryCache } from "./thread-history.js";
 import type { UserRef } from "./user-adapter.js";
 import { UserLookup } from "./user-lookup.js";
-
-/** True when the adapter asks the runtime to keep its threads' history (either flag). */
-export function persistsThreadHistory(adapter: Adapter): boolean {
-  return adapter.persistThreadHistory === true || adapter.persistMessageHistory === true;
-}
 
 /**
  * The parts of a `Chat` that deal with people, history and revival: the binding revived handles
@@ -53,6 +48,7 @@ export class ChatServices {
       logger,
       isDM: true,
       coordination: this.coordination,
+      history: this.history,
     });
   }
 
@@ -86,6 +82,7 @@ export class ChatServices {
       state: this.config.state,
       logger: this.config.logger,
       coordination: this.coordination,
+      history: this.history,
     };
   }
 }

@@ -332,6 +332,7 @@ export class Chat extends ChatEvents implements ChatHost {
       ...(hints.signal ? { signal: hints.signal } : {}),
       streaming: this.streaming,
       coordination: this.coordination,
+      history: this.services.history,
     });
   }
 

@@ -2,6 +2,7 @@ import type { Adapter } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
 import type { ThreadCoordination } from "./thread-coordination.js";
+import type { ThreadHistoryCache } from "./thread-history.js";
 
 /**
  * What a thread or channel handle works with: its adapter, the State, a logger, and (inside a
@@ -13,6 +14,8 @@ export interface RuntimeBinding {
   readonly logger: Logger;
   /** Absent outside a `Chat`: the handle then coordinates through the State alone. */
   readonly coordination?: ThreadCoordination;
+  /** The Chat's persisted thread history (adapters with `persistThreadHistory`). */
+  readonly history?: ThreadHistoryCache;
 }
 
 /** Finds the binding of an adapter by name; a `Chat` is one for its own adapters. */
@@ -68,6 +71,11 @@ export class LazyBinding {
     } catch {
       return silentLogger;
     }
+  }
+
+  /** The Chat's persisted thread history, or `undefined` outside a Chat; resolves the binding. */
+  get history(): ThreadHistoryCache | undefined {
+    return this.get().history;
   }
 
   /** The Chat's coordination, or `undefined` outside a Chat; resolves the binding. */

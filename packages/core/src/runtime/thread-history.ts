@@ -1,3 +1,4 @@
+import type { Adapter, FetchDirection } from "../contracts/adapter.js";
 import type { StateAdapter } from "../contracts/state.js";
 import type { JsonValue } from "../model/json.js";
 import { Message, type SerializedMessage } from "../model/message.js";
@@ -6,6 +7,11 @@ import {
   DEFAULT_THREAD_HISTORY_TTL_MS,
   type ThreadHistoryOptions,
 } from "./chat-config-history.js";
+
+/** True when `adapter` asks the runtime to keep its threads' history (either flag). */
+export function persistsThreadHistory(adapter: Adapter): boolean {
+  return adapter.persistThreadHistory === true || adapter.persistMessageHistory === true;
+}
 
 /** The State key prefix of persisted thread history, upstream's: `msg-history:{threadId}`. */
 export const THREAD_HISTORY_KEY_PREFIX = "msg-history:";
@@ -49,4 +55,21 @@ export class ThreadHistoryCache {
 
 function historyKey(threadId: string): string {
   return `${THREAD_HISTORY_KEY_PREFIX}${threadId}`;
+}
+
+/**
+ * The persisted history of `threadId` as an iterable like `thread.messages`: newest first going
+ * `backward`, oldest first going `forward`. Each walk reads the list once, when it starts.
+ */
+export function persistedMessages(
+  history: ThreadHistoryCache,
+  threadId: string,
+  direction: FetchDirection,
+): AsyncIterable<Message> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const oldestFirst = await history.getMessages(threadId);
+      yield* direction === "forward" ? oldestFirst : oldestFirst.reverse();
+    },
+  };
 }

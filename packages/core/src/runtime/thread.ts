@@ -1,8 +1,13 @@
-import type { Adapter } from "../contracts/adapter.js";
+import type { Adapter, FetchDirection } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
 import type { PostableMessage } from "../contracts/postable-message.js";
 import type { StateAdapter } from "../contracts/state.js";
-import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
+import type {
+  ChannelVisibility,
+  EphemeralMessage,
+  ScheduledMessage,
+  ScheduleOptions,
+} from "../contracts/thread-surface-types.js";
 import type { HoldHandle, HoldOptions } from "../coordination/hold.js";
 import {
   type OnceOptions,
@@ -11,16 +16,18 @@ import {
   threadOnceKey,
 } from "../coordination/once.js";
 import { ValidationError } from "../errors/index.js";
+import type { Author } from "../model/author.js";
 import type { Message } from "../model/message.js";
 import { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "../model/workflow-serde.js";
 import { adapterNameOf } from "../thread-id/index.js";
 import { callAdapter } from "./adapter-call.js";
 import { type Channel, ChannelImpl } from "./channel.js";
 import { messagePages } from "./message-pages.js";
-import { assertPostable } from "./postable.js";
+import type { PostContent, ThreadPostingSurface } from "./postable-surface.js";
+import { type PostEphemeralOptions, Poster } from "./poster.js";
 import { LazyBinding } from "./runtime-binding.js";
 import { ScopedState, type SetStateOptions } from "./scoped-state.js";
-import { assertNonEmpty, createSentMessageHandle, type SentMessage } from "./sent-message.js";
+import { assertNonEmpty, requireCapability, type SentMessage } from "./sent-message.js";
 import {
   type RevivedThreadInit,
   revivedThreadInit,
@@ -30,7 +37,13 @@ import {
 import { isStreamInput, type StreamInput } from "./stream-message.js";
 import type { StreamingSettings } from "./stream-post.js";
 import { postStreamFrom } from "./stream-sent.js";
+import { markAsRead, participantsOf, replyTo } from "./thread-actions.js";
 import { standaloneThreadCoordination, type ThreadCoordination } from "./thread-coordination.js";
+import {
+  persistedMessages,
+  persistsThreadHistory,
+  type ThreadHistoryCache,
+} from "./thread-history.js";
 
 /** The State key prefix of thread state, upstream's: `thread-state:{threadId}`. */
 export const THREAD_STATE_KEY_PREFIX = "thread-state:";
@@ -44,7 +57,7 @@ export const RECENT_MESSAGES_LIMIT = 50;
  * non-Baton failure in an `AdapterError` whose `step` names the call; Baton errors (such as a
  * `RateLimitError`) pass through unchanged.
  */
-export interface Thread<TState = Record<string, unknown>> {
+export interface Thread<TState = Record<string, unknown>> extends ThreadPostingSurface {
   /** The thread id, `{adapter}:{…}`. */
   readonly id: string;
   readonly adapter: Adapter;
@@ -79,9 +92,14 @@ export interface Thread<TState = Record<string, unknown>> {
   setState(partial: Partial<TState>, options?: SetStateOptions): Promise<void>;
   /**
    * The thread's history, newest first, fetched lazily: a page is requested only when iteration
-   * reaches it. Each `for await` walks independently.
+   * reaches it (`direction: "backward"`). Each `for await` walks independently. On an adapter
+   * with `persistThreadHistory`, the bounded history the runtime keeps in the State.
    */
   readonly messages: AsyncIterable<Message>;
+  /** The whole history oldest first (`direction: "forward"`), lazily like {@link messages}. */
+  readonly allMessages: AsyncIterable<Message>;
+  /** The JSON form, for queues and workflow steps; see `ThreadImpl.fromJSON` and `chat.reviver()`. */
+  toJSON(): SerializedThread;
   /**
    * Messages the thread object knows without a platform call, oldest first (upstream's order):
    * the triggering message at first, the latest {@link RECENT_MESSAGES_LIMIT} after `refresh()`.
@@ -132,6 +150,8 @@ export interface ThreadOptions {
   isSubscribedContext?: boolean;
   /** Runs `once` and `hold`; default: the State alone, with the adapter's lock scope. */
   coordination?: ThreadCoordination;
+  /** The Chat's persisted history, read by `messages` when the adapter `persistThreadHistory`. */
+  history?: ThreadHistoryCache;
   /** Streaming settings from the Chat config (interval, placeholder, clock). Default: upstream's. */
   streaming?: StreamingSettings;
   /** The handler run's `context.signal`: aborting it stops a stream this thread is posting. */
@@ -153,6 +173,7 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
   private cachedStore: ScopedState<TState> | undefined;
   private ownCoordination: ThreadCoordination | undefined;
   private streaming: StreamingSettings = {};
+  private cachedPoster: Poster | undefined;
   private streamSignal: AbortSignal | undefined;
 
   constructor(options: ThreadOptions | RevivedThreadInit) {
@@ -182,6 +203,7 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
       state: options.state,
       logger: options.logger ?? silentLogger,
       ...(options.coordination ? { coordination: options.coordination } : {}),
+      ...(options.history ? { history: options.history } : {}),
     });
     this.channelId = adapter.channelIdFromThreadId(this.id);
     this.isDM = options.isDM ?? adapter.isDM?.(this.id) ?? false;
@@ -272,16 +294,49 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
 
   async post(message: PostableMessage | StreamInput): Promise<SentMessage> {
     if (isStreamInput(message)) return this.postStreamed(message);
-    const step = `post message to ${this.id}`;
-    const content = assertPostable(message, step);
-    const sent = await this.call(step, () => this.adapter.postMessage(this.id, content));
-    return createSentMessageHandle(this.adapter, sent, this.id, this.logger);
+    return this.poster.post(message, (adapter, content) => adapter.postMessage(this.id, content));
+  }
+
+  postEphemeral(
+    user: string | Author,
+    message: PostContent,
+    options: PostEphemeralOptions,
+  ): Promise<EphemeralMessage | null> {
+    return this.poster.postEphemeral(user, message, options);
+  }
+
+  schedule(message: PostContent, options: ScheduleOptions): Promise<ScheduledMessage> {
+    return this.poster.schedule(message, options);
+  }
+
+  reply(
+    target: string | Message,
+    message: PostContent | AsyncIterable<unknown>,
+  ): Promise<SentMessage> {
+    return replyTo(this.view, this.poster, target, message);
+  }
+
+  markAsRead(message?: string | Message): Promise<void> {
+    return markAsRead(this.view, this.poster, message);
+  }
+
+  mentionUser(userId: string): string {
+    return this.poster.mentionUser(userId);
+  }
+
+  getParticipants(): Promise<Author[]> {
+    return participantsOf(this.currentMessage, messagePages(this.adapter, this.id, this.logger));
+  }
+
+  createSentMessageFromMessage(message: Message): SentMessage {
+    return this.poster.fromMessage(message);
   }
 
   async addReaction(messageId: string, emoji: string): Promise<void> {
     const step = `add reaction to message ${messageId} in ${this.id}`;
     const id = assertNonEmpty(messageId, "messageId", step);
     const name = assertNonEmpty(emoji, "emoji", step);
+    requireCapability(this.adapter, "reactions", step);
     await this.call(step, () => this.adapter.addReaction(this.id, id, name));
   }
 
@@ -289,15 +344,22 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
     const step = `remove reaction from message ${messageId} in ${this.id}`;
     const id = assertNonEmpty(messageId, "messageId", step);
     const name = assertNonEmpty(emoji, "emoji", step);
+    requireCapability(this.adapter, "reactions", step);
     await this.call(step, () => this.adapter.removeReaction(this.id, id, name));
   }
 
   async startTyping(status?: string): Promise<void> {
-    await this.call(`start typing in ${this.id}`, () => this.adapter.startTyping(this.id, status));
+    const step = `start typing in ${this.id}`;
+    requireCapability(this.adapter, "typing", step);
+    await this.call(step, () => this.adapter.startTyping(this.id, status));
   }
 
+  /** Records the subscription, then calls the adapter's `onThreadSubscribe` hook if it has one. */
   async subscribe(): Promise<void> {
     await this.stateAdapter.subscribe(this.id);
+    const { onThreadSubscribe } = this.adapter;
+    if (typeof onThreadSubscribe !== "function") return;
+    await this.call(`subscribe to ${this.id}`, () => onThreadSubscribe.call(this.adapter, this.id));
   }
 
   async unsubscribe(): Promise<void> {
@@ -319,7 +381,20 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
   }
 
   get messages(): AsyncIterable<Message> {
-    return messagePages(this.adapter, this.id, this.logger);
+    return this.history("backward");
+  }
+
+  get allMessages(): AsyncIterable<Message> {
+    return this.history("forward");
+  }
+
+  private history(direction: FetchDirection): AsyncIterable<Message> {
+    const { adapter } = this;
+    const persisted = this.binding.history;
+    if (persisted && persistsThreadHistory(adapter)) {
+      return persistedMessages(persisted, this.id, direction);
+    }
+    return messagePages(adapter, this.id, this.logger, { direction });
   }
 
   async refresh(): Promise<void> {
@@ -353,6 +428,26 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
       },
       input,
     );
+  }
+
+  private get poster(): Poster {
+    this.cachedPoster ??= new Poster({
+      kind: "thread",
+      id: this.id,
+      adapter: () => this.adapter,
+      state: () => this.stateAdapter,
+      logger: () => this.logger,
+    });
+    return this.cachedPoster;
+  }
+
+  private get view() {
+    return {
+      id: this.id,
+      adapter: this.adapter,
+      currentMessage: this.currentMessage,
+      recentMessages: this.recentMessages,
+    };
   }
 
   private call<T>(step: string, run: () => Promise<T>): Promise<T> {

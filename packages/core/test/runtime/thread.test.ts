@@ -160,24 +160,33 @@ describe("ThreadImpl", () => {
     it("should post a string message", async () => {
       const sent = await ctx.thread.post("Hello world");
       expect(ctx.adapter).toHavePosted("Hello world", THREAD_ID);
+      expect(sent.text).toBe("Hello world");
       expect(sent.id).toBe("mock-msg-1");
       expect(sent.threadId).toBe(THREAD_ID);
     });
 
     it("should post a raw message", async () => {
-      await ctx.thread.post({ raw: "raw *text*" });
-      expect(ctx.adapter.callsOf("postMessage")[0]?.args).toEqual([
-        THREAD_ID,
-        { raw: "raw *text*" },
-      ]);
+      const sent = await ctx.thread.post({ raw: "raw text" });
+      expect(ctx.adapter.callsOf("postMessage")[0]?.args).toEqual([THREAD_ID, { raw: "raw text" }]);
+      expect(sent.text).toBe("raw text");
     });
 
     it("should post a markdown message", async () => {
-      await ctx.thread.post({ markdown: "**bold**" });
+      const sent = await ctx.thread.post({ markdown: "**bold** text" });
       expect(ctx.adapter.callsOf("postMessage")[0]?.args).toEqual([
         THREAD_ID,
-        { markdown: "**bold**" },
+        { markdown: "**bold** text" },
       ]);
+      // The plain text of the parsed markdown, as upstream derives it.
+      expect(sent.text).toBe("bold text");
+    });
+
+    it("should set correct author on sent message", async () => {
+      const sent = await ctx.thread.post("Hello");
+      expect(sent.author.isBot).toBe(true);
+      expect(sent.author.isMe).toBe(true);
+      expect(sent.author.userId).toBe("self");
+      expect(sent.author.userName).toBe(ctx.adapter.userName);
     });
 
     it("should use threadId override from postMessage response", async () => {
@@ -462,7 +471,11 @@ describe("thread.messages (newest first)", () => {
     const messages = await collect(thread.messages);
     expect(messages.map((message) => message.id)).toEqual(["m5", "m4", "m3", "m2", "m1"]);
     const calls = adapter.callsOf("fetchMessages").map((call) => call.args[1] ?? {});
-    expect(calls).toEqual([{}, { cursor: "mock-cursor:2" }, { cursor: "mock-cursor:4" }]);
+    expect(calls).toEqual([
+      { direction: "backward" },
+      { direction: "backward", cursor: "mock-cursor:2" },
+      { direction: "backward", cursor: "mock-cursor:4" },
+    ]);
   });
 
   it("should allow getting N most recent messages with break", async () => {
