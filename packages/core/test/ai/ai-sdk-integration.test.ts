@@ -211,6 +211,24 @@ describe("@baton/core/ai with the AI SDK", () => {
     expect(mock.postedTo(THREAD)).toEqual(["A chat SDK."]);
   });
 
+  it("converts the bot's own sent messages as assistant turns", async () => {
+    const { chat } = await createToolsHarness();
+    const thread = chat.thread(THREAD);
+    const question = createTestMessage({
+      threadId: THREAD,
+      text: "Is it up?",
+      dateSent: new Date(Date.now() - 60_000),
+    });
+    const sent = await thread.post("Yes, all green.");
+
+    const history = await toAiMessages([sent, question]);
+
+    expect(history).toEqual([
+      { role: "user", content: "Is it up?" },
+      { role: "assistant", content: "Yes, all green." },
+    ]);
+  });
+
   it("posts the fullStream of a run the same way", async () => {
     const { chat, mock } = await createToolsHarness();
     const result = streamText({ model: modelStreaming(["Hello", ", world"]), prompt: "hi" });
