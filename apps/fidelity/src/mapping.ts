@@ -22,6 +22,27 @@ export interface BatonPart {
 /** State conformance cases (`defineCases`), run by every backend against its real store. */
 const CONFORMANCE_CASES = "packages/conformance/src/cases/**/*.ts";
 
+/** Upstream's adapter-twilio test files, each ported by the Baton test file of the same concern. */
+function twilioMappings(): FileMapping[] {
+  const pairs: Array<[string, string[]]> = [
+    ["api/index.test.ts", ["api.test.ts"]],
+    ["api/boundary.test.ts", ["boundary.test.ts"]],
+    ["cards.test.ts", ["cards.test.ts"]],
+    ["format/index.test.ts", ["format.test.ts"]],
+    ["format/boundary.test.ts", ["boundary.test.ts"]],
+    ["index.test.ts", ["adapter.test.ts"]],
+    ["markdown.test.ts", ["format.test.ts"]],
+    ["voice/boundary.test.ts", []],
+    ["voice/index.test.ts", []],
+    ["webhook/boundary.test.ts", ["boundary.test.ts"]],
+    ["webhook/index.test.ts", ["webhook.test.ts"]],
+  ];
+  return pairs.map(([upstream, baton]) => ({
+    upstream: `packages/adapter-twilio/src/${upstream}`,
+    baton: baton.map((file) => `packages/adapter-twilio/test/${file}`),
+  }));
+}
+
 /** The mapped file pairs, in report order. */
 export const FILE_MAPPINGS: readonly FileMapping[] = [
   {
@@ -37,6 +58,12 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
     baton: [
       "packages/core/test/runtime/thread.test.ts",
       "packages/core/test/runtime/thread-streaming.test.ts",
+      // thread surface: sent messages, people, scheduling, replies, callback URLs
+      "packages/core/test/runtime/thread-sent-message.test.ts",
+      "packages/core/test/runtime/thread-people.test.ts",
+      "packages/core/test/runtime/thread-schedule.test.ts",
+      "packages/core/test/runtime/thread-replies.test.ts",
+      "packages/core/test/runtime/thread-callback-urls.test.ts",
     ],
   },
   {
@@ -48,6 +75,8 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
         under: ["thread.channel", "thread.messages (newest first)"],
       },
       { glob: "packages/core/test/runtime/stream-posting.test.ts", under: ["ChannelImpl"] },
+      // thread surface: ephemeral, mentions, schedule, metadata, threads, callback URLs
+      "packages/core/test/runtime/channel-surface.test.ts",
     ],
     note: "upstream's channel.test.ts also tests `thread.channel` and `thread.messages`; Baton has those blocks in thread.test.ts.",
   },
@@ -84,6 +113,38 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
     upstream: "packages/chat/src/emoji.test.ts",
     baton: ["packages/core/test/content/emoji.test.ts"],
   },
+  // content: cards and modals
+  {
+    upstream: "packages/chat/src/cards.test.ts",
+    baton: [
+      "packages/core/test/content/cards.test.ts",
+      "packages/core/test/content/cards-validation.test.ts",
+      "packages/core/test/content/cards-fallback-text.test.ts",
+    ],
+  },
+  {
+    upstream: "packages/chat/src/modals.test.ts",
+    baton: [
+      "packages/core/test/content/modals.test.ts",
+      "packages/core/test/content/modals-validation.test.ts",
+    ],
+  },
+  {
+    upstream: "packages/chat/src/jsx-runtime.test.ts",
+    baton: ["packages/core/test/content/jsx-runtime.test.ts"],
+  },
+  {
+    upstream: "packages/chat/src/jsx-runtime.test.tsx",
+    baton: [
+      "packages/core/test/content/jsx-runtime.test.tsx",
+      "packages/core/test/content/jsx-components.test.tsx",
+    ],
+  },
+  {
+    upstream: "packages/chat/src/jsx-react.test.tsx",
+    baton: ["packages/core/test/content/jsx-react.test.ts"],
+    note: "upstream builds its React elements by hand, so the port needs no React and no JSX: a .ts file.",
+  },
   // streaming
   {
     upstream: "packages/chat/src/streaming-markdown.test.ts",
@@ -106,6 +167,8 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
     ],
     note: 'the "read scope" block of upstream\'s index.test.ts is in read-scope.test.ts.',
   },
+  // adapter-twilio
+  ...twilioMappings(),
   {
     upstream: "packages/state-memory/src/index.test.ts",
     baton: [CONFORMANCE_CASES, "packages/state-memory/test/**/*.test.ts"],
@@ -123,6 +186,7 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
 /** Every Baton test file, for spotting a missing title that a file outside the mapping has. */
 export const ALL_BATON_TESTS: readonly string[] = [
   "packages/*/test/**/*.test.ts",
+  "packages/*/test/**/*.test.tsx",
   "packages/*/src/**/*.test.ts",
   CONFORMANCE_CASES,
 ];
