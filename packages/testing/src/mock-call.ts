@@ -16,6 +16,7 @@ export const MOCK_METHODS = [
   "scheduleMessage",
   "getUser",
   "markAsRead",
+  "reply",
   "fetchThread",
   "fetchChannelInfo",
   "listThreads",

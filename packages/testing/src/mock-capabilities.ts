@@ -26,6 +26,7 @@ export const MOCK_DEFAULT_CAPABILITIES: AdapterCapabilities = Object.freeze({
   getUser: true,
   files: true,
   readReceipts: true,
+  replies: true,
 });
 
 /** The full capability set from a test's overrides; a `ValidationError` names a bad flag. */

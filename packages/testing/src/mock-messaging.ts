@@ -1,8 +1,9 @@
-import type {
-  AdapterPostableMessage,
-  FetchMessagesOptions,
-  FetchMessagesResult,
-  RawMessage,
+import {
+  type AdapterPostableMessage,
+  type FetchMessagesOptions,
+  type FetchMessagesResult,
+  type RawMessage,
+  ValidationError,
 } from "@baton/core";
 import { trimArgs } from "./mock-call.js";
 import type { MockCore } from "./mock-core.js";
@@ -72,4 +73,20 @@ export function mockFetchMessages(
   return core.call("fetchMessages", threadId, args, "history", () =>
     history.page(threadId, options),
   );
+}
+
+/** `reply` (capability `replies`): a native reply to `messageId`, a new message id. */
+export function mockReply(
+  core: MockCore,
+  threadId: string,
+  messageId: string,
+  message: AdapterPostableMessage,
+): Promise<RawMessage> {
+  return core.call("reply", threadId, [threadId, messageId, message], "replies", () => {
+    if (typeof messageId !== "string" || messageId === "") {
+      throw new ValidationError("messageId must be a non-empty string", { step: "reply" });
+    }
+    core.checkPostable(message, "reply");
+    return core.sent(threadId);
+  });
 }

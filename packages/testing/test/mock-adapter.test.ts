@@ -202,6 +202,7 @@ describe("MockAdapter: recording outbound calls", () => {
     adapter.seedUsers([{ userId: "U_USER", userName: "user" }]);
     await adapter.getUser("U_USER");
     await adapter.markAsRead(THREAD, "m1");
+    await adapter.reply(THREAD, "m1", "re");
     await adapter.fetchThread(THREAD);
     await adapter.fetchChannelInfo("mock:C123");
     await adapter.listThreads("mock:C123", { limit: 2 });
@@ -241,6 +242,7 @@ describe("MockAdapter: recording outbound calls", () => {
       },
       { method: "getUser", threadId: "U_USER", args: ["U_USER"], at: start + 250 },
       { method: "markAsRead", threadId: THREAD, args: [THREAD, "m1"], at: start + 250 },
+      { method: "reply", threadId: THREAD, args: [THREAD, "m1", "re"], at: start + 250 },
       { method: "fetchThread", threadId: THREAD, args: [THREAD], at: start + 250 },
       { method: "fetchChannelInfo", threadId: "mock:C123", args: ["mock:C123"], at: start + 250 },
       {
@@ -264,6 +266,7 @@ describe("MockAdapter: recording outbound calls", () => {
       "scheduleMessage",
       "getUser",
       "markAsRead",
+      "reply",
       "fetchThread",
       "fetchChannelInfo",
       "listThreads",

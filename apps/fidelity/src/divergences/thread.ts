@@ -2,10 +2,6 @@ import { divergencesOf } from "./divergence.js";
 import {
   NO_CALLBACK_URL,
   NO_DIRECTION,
-  NO_EPHEMERAL,
-  NO_MENTION_USER,
-  NO_SCHEDULE,
-  NO_SENT_MESSAGE_FIELDS,
   NO_SLACK_RECIPIENT_TEAM,
   NO_THREAD_JSON,
 } from "./reasons.js";
@@ -16,21 +12,8 @@ const THREAD = ["ThreadImpl"];
 export const THREAD_DIVERGENCES = divergencesOf("packages/chat/src/thread.test.ts", [
   {
     kind: "deferred",
-    titles: ["should set correct author on sent message"],
-    reason: NO_SENT_MESSAGE_FIELDS,
-  },
-  {
-    kind: "deferred",
-    titles: ["should use default (backward) direction", "should pass direction option to adapter"],
+    titles: ["should pass direction option to adapter"],
     reason: NO_DIRECTION,
-  },
-  {
-    kind: "deferred",
-    titles: [
-      "should call adapter.onThreadSubscribe when available",
-      "should not error when adapter has no onThreadSubscribe",
-    ],
-    reason: "not built: Baton's adapter contract has no onThreadSubscribe hook",
   },
   {
     kind: "deferred",
@@ -47,7 +30,6 @@ export const THREAD_DIVERGENCES = divergencesOf("packages/chat/src/thread.test.t
     describe: [...THREAD, "allMessages iterator"],
     reason: `not built: Thread has no allMessages (oldest first); ${NO_DIRECTION.replace("not built: ", "")}`,
   },
-  { kind: "deferred", describe: [...THREAD, "postEphemeral"], reason: NO_EPHEMERAL },
   {
     kind: "deferred",
     describe: [...THREAD, "post with Plan"],
@@ -59,29 +41,12 @@ export const THREAD_DIVERGENCES = divergencesOf("packages/chat/src/thread.test.t
     describe: [...THREAD, "markAsRead"],
     reason: "not built: Thread has no markAsRead and adapters no read receipts",
   },
-  { kind: "deferred", describe: [...THREAD, "mentionUser"], reason: NO_MENTION_USER },
-  {
-    kind: "deferred",
-    describe: [...THREAD, "createSentMessageFromMessage"],
-    reason: `${NO_SENT_MESSAGE_FIELDS}; there is no createSentMessageFromMessage`,
-  },
   { kind: "deferred", describe: [...THREAD, "serialization"], reason: NO_THREAD_JSON },
-  {
-    kind: "deferred",
-    describe: [...THREAD, "SentMessage.toJSON from post"],
-    reason: NO_SENT_MESSAGE_FIELDS,
-  },
   {
     kind: "deferred",
     describe: [...THREAD, "reply()"],
     reason:
       "not built: Thread has no reply() (a reply to one message) and adapters no reply method",
-  },
-  { kind: "deferred", describe: [...THREAD, "schedule()"], reason: NO_SCHEDULE },
-  {
-    kind: "deferred",
-    describe: [...THREAD, "getParticipants"],
-    reason: "not built: Thread has no getParticipants",
   },
   { kind: "deferred", describe: [...THREAD, "callbackUrl processing"], reason: NO_CALLBACK_URL },
 ]);

@@ -44,6 +44,8 @@ export interface AdapterCapabilities {
   readonly files: boolean;
   /** Marks messages as read (`adapter.markAsRead`). */
   readonly readReceipts: boolean;
+  /** Replies to one message natively, as a quote or a threaded reply (`adapter.reply`). */
+  readonly replies: boolean;
 }
 
 /** The name of one capability; `NotSupportedError.feature` is one of these. */
@@ -65,6 +67,7 @@ export const ADAPTER_FEATURES: readonly AdapterFeature[] = Object.freeze([
   "getUser",
   "files",
   "readReceipts",
+  "replies",
 ]);
 
 /** A platform that can do nothing beyond posting text: every flag false. */
@@ -83,6 +86,7 @@ export const NO_CAPABILITIES: AdapterCapabilities = Object.freeze({
   getUser: false,
   files: false,
   readReceipts: false,
+  replies: false,
 });
 
 /**
@@ -128,6 +132,7 @@ interface CapabilityProbe {
   openDM?: unknown;
   getUser?: unknown;
   markAsRead?: unknown;
+  reply?: unknown;
 }
 
 /**
@@ -155,5 +160,6 @@ export function capabilitiesOf(adapter: CapabilityProbe): AdapterCapabilities {
     getUser: has(adapter.getUser),
     files: true,
     readReceipts: has(adapter.markAsRead),
+    replies: has(adapter.reply),
   });
 }

@@ -1,4 +1,5 @@
 import type { Root } from "mdast";
+import type { CardElement } from "../content/cards/card-types.js";
 import type { Attachment } from "../model/attachment.js";
 
 /**
@@ -37,18 +38,12 @@ export interface PostableAst extends PostableExtras {
   ast: Root;
 }
 
-/**
- * The structural shape of a card element as the contract sees it: a plain object tagged
- * `type: "card"`. The card model (content/cards) gives the precise type; the contract only needs
- * the tag, so that it stays independent of the card builders.
- */
-export interface CardElementLike {
-  readonly type: "card";
-}
+/** @deprecated The card root is `CardElement` (content/cards); kept for early adapters. */
+export type CardElementLike = CardElement;
 
 /** A card with its optional text for platforms without cards (upstream's `PostableCard`). */
 export interface PostableCard {
-  card: CardElementLike;
+  card: CardElement;
   /** Shown instead of the card where cards cannot be rendered; default: the card's own text. */
   fallbackText?: string;
   files?: FileUpload[];
@@ -67,7 +62,7 @@ export type AdapterPostableMessage =
   | PostableMarkdown
   | PostableAst
   | PostableCard
-  | CardElementLike;
+  | CardElement;
 
 /**
  * A stream of reply text: plain string chunks (the AI SDK's `textStream`) or typed chunks (its

@@ -120,6 +120,28 @@ export class NotImplementedError extends BatonError {
 }
 
 /**
+ * What each adapter capability is, in the words of upstream's errors ("Scheduled messages are not
+ * supported by this adapter"); keyed by the capability names of `AdapterCapabilities`.
+ */
+const FEATURE_DESCRIPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  streaming: "Native streaming",
+  cards: "Cards",
+  modals: "Modals",
+  ephemeral: "Ephemeral messages",
+  scheduling: "Scheduled messages",
+  reactions: "Reactions",
+  editMessage: "Message edits",
+  deleteMessage: "Message deletes",
+  typing: "Typing indicators",
+  history: "Message histories",
+  openDM: "Direct messages",
+  getUser: "User lookups",
+  files: "File uploads",
+  readReceipts: "Read receipts",
+  replies: "Message replies",
+});
+
+/**
  * The platform behind `adapter` cannot do `feature` (one of the adapter capability names, such as
  * `scheduling` or `ephemeral`), and the call has no documented fallback. Raised before any platform
  * call. It is a `NotImplementedError` too, so code written for upstream's error keeps working.
@@ -130,8 +152,26 @@ export class NotSupportedError extends NotImplementedError {
   readonly adapter: string;
   declare readonly feature: string;
 
-  constructor(adapter: string, feature: string, options: BatonErrorOptions = {}) {
-    super(`adapter "${adapter}" does not support ${feature}`, feature, options);
+  /**
+   * `description` says what the feature is ("Scheduled messages"); the message reads
+   * `Scheduled messages are not supported by this adapter (adapter "slack", feature "scheduling")`.
+   */
+  constructor(
+    adapter: string,
+    feature: string,
+    options: BatonErrorOptions & { description?: string } = {},
+  ) {
+    const { description, ...rest } = options;
+    const known =
+      description ??
+      (Object.hasOwn(FEATURE_DESCRIPTIONS, feature) ? FEATURE_DESCRIPTIONS[feature] : undefined);
+    const what = known ?? `The feature "${feature}"`;
+    const plural = known === undefined ? "is" : "are";
+    super(
+      `${what} ${plural} not supported by this adapter (adapter "${adapter}", feature "${feature}")`,
+      feature,
+      rest,
+    );
     this.adapter = adapter;
   }
 }

@@ -80,7 +80,8 @@ function assertExtras(record: Record<string, unknown>, step: string): void {
   });
 }
 
-function assertFiles(files: unknown, step: string): void {
+/** Throws a `ValidationError` naming the bad entry unless `files` is absent or well formed. */
+export function assertFiles(files: unknown, step: string): void {
   if (files === undefined) return;
   if (!Array.isArray(files)) throw new ValidationError("files must be an array", { step });
   files.forEach((file, index) => {
