@@ -53,6 +53,9 @@ export function createFakeChatHost(state?: StateAdapter): ChatHost & {
     processSlashCommand: notUsed,
     processMessageUpdated: notUsed,
     processMessageDeleted: notUsed,
+    processModalSubmit: () => notUsed().then(() => undefined),
+    processModalClose: notUsed,
+    processOptionsLoad: () => notUsed().then(() => undefined),
     getState(): StateAdapter {
       if (!state) throw new Error("the fake host has no state");
       return state;

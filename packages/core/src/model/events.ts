@@ -47,3 +47,40 @@ export interface MessageDeletedEvent {
   threadId: string;
   raw?: JsonValue;
 }
+
+/**
+ * A user submitted a modal, normalized. The adapter passes the context id it got from
+ * `openModal` (kept in the platform's private metadata, for instance) next to the event, so the
+ * runtime can give the handler the thread, message or channel the modal was opened from.
+ */
+export interface ModalSubmitEvent {
+  /** The `callbackId` of the modal, as the bot set it when it opened the modal. */
+  callbackId: string;
+  /** The platform's id of the open view. */
+  viewId: string;
+  /** The submitted field values, keyed by input id. */
+  values: Record<string, string>;
+  user: Author;
+  /** The `privateMetadata` string the modal was opened with, returned unchanged. */
+  privateMetadata?: string;
+  raw?: JsonValue;
+}
+
+/** A user closed or cancelled a modal (platforms report it only for `notifyOnClose` modals). */
+export interface ModalCloseEvent {
+  callbackId: string;
+  viewId: string;
+  user: Author;
+  privateMetadata?: string;
+  raw?: JsonValue;
+}
+
+/** A dynamic select asks for its options while the user types, normalized. */
+export interface OptionsLoadEvent {
+  /** The id of the select control asking. */
+  actionId: string;
+  /** What the user typed so far; empty when the menu just opened. */
+  query: string;
+  user: Author;
+  raw?: JsonValue;
+}

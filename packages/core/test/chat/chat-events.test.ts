@@ -339,8 +339,8 @@ describe("Chat", () => {
 
       await h.chat.processAction(h.adapter, action({ triggerId: "trigger-123" }));
 
-      expect(received[0]?.thread.id).toBe(THREAD);
-      expect(typeof received[0]?.thread.post).toBe("function");
+      expect(received[0]?.thread?.id).toBe(THREAD);
+      expect(typeof received[0]?.thread?.post).toBe("function");
       expect(received[0]?.triggerId).toBe("trigger-123");
       expect(received[0]?.adapter).toBe(h.adapter);
     });
@@ -348,7 +348,7 @@ describe("Chat", () => {
     it("should allow posting from action thread", async () => {
       const h = await createChatHarness();
       h.chat.onAction(async (event) => {
-        await event.thread.post("Action received!");
+        await event.thread?.post("Action received!");
       });
 
       await h.chat.processAction(h.adapter, action());
