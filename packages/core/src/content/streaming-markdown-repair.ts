@@ -24,12 +24,13 @@ export function closeOpenMarkdown(text: string): string {
   const tail = text.slice(start);
   const repaired = repairParagraph(tail);
   if (repaired === tail) return text;
-  if (isParagraphClosed(repaired)) return head + repaired;
-  // A repair that is not closed itself (markers colliding with their closers): give up the end
-  // of the paragraph, one character at a time, until what is left repairs cleanly.
+  if (isClosed(head + repaired)) return head + repaired;
+  // A repair that is not closed itself (markers colliding with their closers, a removed bracket
+  // turning `~~~` into a fence): give up the end of the paragraph, one character at a time,
+  // until what is left repairs cleanly. `head` alone always is.
   for (let cut = tail.length - 1; cut > 0; cut -= 1) {
-    const candidate = repairParagraph(tail.slice(0, cut));
-    if (isParagraphClosed(candidate)) return head + candidate;
+    const candidate = head + repairParagraph(tail.slice(0, cut));
+    if (isClosed(candidate)) return candidate;
   }
   return head;
 }
@@ -39,8 +40,11 @@ export function isMarkdownClosed(text: string): boolean {
   return closeOpenMarkdown(text) === text;
 }
 
-function isParagraphClosed(paragraph: string): boolean {
-  return repairParagraph(paragraph) === paragraph;
+/** No fence open at the end, and nothing to repair in the last block. */
+function isClosed(text: string): boolean {
+  if (openFenceAtEnd(text) !== null) return false;
+  const tail = text.slice(lastBlockStart(text));
+  return repairParagraph(tail) === tail;
 }
 
 /**

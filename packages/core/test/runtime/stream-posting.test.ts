@@ -6,7 +6,7 @@ import {
 } from "@baton/testing";
 import { describe, expect, it, vi } from "vitest";
 import { sleep } from "../../src/clock/index.js";
-import { LockLostError } from "../../src/errors/index.js";
+import { AdapterError, LockLostError } from "../../src/errors/index.js";
 import { ChannelImpl } from "../../src/runtime/channel.js";
 import { StreamMessage } from "../../src/runtime/stream-message.js";
 import { STREAM_STOPPED_MARKER } from "../../src/runtime/stream-post.js";
@@ -132,6 +132,39 @@ describe("posting a stream by post + edit", () => {
       })(),
     );
     expect(adapter.callsOf("editMessage").at(-1)?.args[2]).toEqual({ markdown: "first second" });
+  });
+
+  it("rejects with an AdapterError naming the step when native streaming fails, and closes the source", async () => {
+    const { adapter, thread } = await setup();
+    (adapter as { stream?: unknown }).stream = async (
+      _threadId: string,
+      chunks: AsyncIterable<string>,
+    ) => {
+      for await (const _ of chunks) throw new Error("socket closed");
+      return null;
+    };
+    const { iterable, record } = stallingSource(["first"]);
+    const error = await thread.post(iterable).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AdapterError);
+    expect((error as AdapterError).step).toBe(`stream message to ${THREAD_ID}`);
+    expect((error as Error & { cause?: unknown }).cause).toEqual(new Error("socket closed"));
+    await Promise.resolve();
+    expect(record.closed).toBe(true);
+    expect(adapter.callsOf("postMessage")).toHaveLength(0);
+  });
+
+  it("rejects with the final edit's AdapterError; the stream's text was complete", async () => {
+    const { adapter, thread } = await setup({}, { capabilities: { streaming: "edit" } });
+    adapter.failNext("editMessage", new Error("message too long"));
+    const error = await thread
+      .post(
+        (async function* () {
+          yield "done";
+        })(),
+      )
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AdapterError);
+    expect((error as AdapterError).step).toBe(`edit message mock-msg-1 in ${THREAD_ID}`);
   });
 
   it("uses the adapter's declared interval when the Chat sets none", async () => {
