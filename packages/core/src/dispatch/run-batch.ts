@@ -4,6 +4,7 @@ import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
 import type { MessageContext } from "../model/context.js";
 import type { Message } from "../model/message.js";
+import { setMessageAdapter } from "../model/message-subject.js";
 import {
   type BotIdentity,
   isMentionForHandlers,
@@ -59,6 +60,10 @@ export function createBatchRunner<TThread, TChannel>(
     }
     const { handlers, route } = chosen;
     if (handlers.length === 0) return "ignored";
+    // `message.subject` loads through the message's adapter, queued and skipped messages too.
+    for (const message of [batch.message, ...batch.skipped]) {
+      setMessageAdapter(message, batch.adapter);
+    }
     const thread = options.threadFor(batch.adapter, batch.threadId, {
       initialMessage: batch.message,
       isSubscribed: route === "subscribed",

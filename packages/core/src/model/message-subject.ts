@@ -32,10 +32,11 @@ const subjects = new WeakMap<object, Promise<MessageSubject | null>>();
 /**
  * Binds `message` to the adapter that loads its subject (upstream's `setMessageAdapter`). The
  * runtime does it for every message it dispatches, queued and revived ones included; call it
- * yourself only for a message you built by hand. A later bind replaces the source and forgets a
- * subject loaded before.
+ * yourself only for a message you built by hand. Binding another source replaces it and forgets
+ * a subject loaded before; binding the same source again keeps it.
  */
 export function setMessageAdapter(message: object, source: SubjectSourceRef): void {
+  if (sources.get(message) === source) return;
   sources.set(message, source);
   subjects.delete(message);
 }
