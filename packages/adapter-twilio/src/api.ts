@@ -85,6 +85,16 @@ export function rebaseTwilioUrl(uri: string, baseUrl: string | undefined): strin
   return `${baseUrl}${url.pathname}${url.search}`;
 }
 
+/** True for an https URL on a Twilio host, where media may be fetched with credentials. */
+export function isTwilioMediaUrl(url: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(url);
+    return protocol === "https:" && (hostname === "twilio.com" || hostname.endsWith(".twilio.com"));
+  } catch {
+    return false;
+  }
+}
+
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === "number" ? status : undefined;
@@ -189,10 +199,14 @@ export class TwilioApi {
   }
 
   /**
-   * Downloads a media item with the account's credentials (Twilio redirects to the file). The
-   * caller has checked that `url` is a Twilio media URL: credentials never go anywhere else.
+   * Downloads a media item with the account's credentials (Twilio redirects to the file). Only a
+   * URL on a Twilio host (`https://…twilio.com/`, regional ones included) is fetched: the
+   * account's credentials are never sent anywhere else.
    */
   async fetchMedia(url: string): Promise<Uint8Array> {
+    if (!isTwilioMediaUrl(url)) {
+      throw twilioApiError("fetch media", new Error(`refusing media from untrusted ${url}`));
+    }
     const client = this.rest("fetch media");
     const [username, password] = this.credentials("fetch media");
     const response = await this.withRetry("fetch media", async () => {

@@ -33,12 +33,16 @@ export function messageFromWebhook(
   payload: TwilioTextWebhook,
   receivedAtMs: number,
   withFetcher: (attachment: Attachment) => Attachment,
+  isBotAddress: (address: string) => boolean,
 ): Message {
+  const fromBot = isBotAddress(payload.from);
   return new Message({
     id: payload.messageSid,
     threadId: inboundThreadId(payload),
     text: payload.body,
-    author: customerAuthor(payload.from, payload.profileName),
+    author: fromBot
+      ? { ...customerAuthor(payload.from), isBot: true, isMe: true }
+      : customerAuthor(payload.from, payload.profileName),
     metadata: { dateSent: new Date(receivedAtMs), edited: false },
     attachments: attachmentsOf(payload).map(withFetcher),
     // SMS has no mentions: every message is addressed to the bot, as in a direct conversation.

@@ -36,8 +36,6 @@ import { handleTwilioWebhook } from "./webhook.js";
 /** How long a posted card's numbered menu answers numeric replies. */
 const MENU_TTL_MS = 24 * 60 * 60 * 1_000;
 
-const TWILIO_HOSTS = /^https:\/\/([a-z0-9-]+\.)*twilio\.com\//;
-
 /**
  * SMS and WhatsApp through Twilio (upstream `@chat-adapter/twilio`'s shape). One thread per
  * conversation between one of the bot's addresses and one customer; every thread is direct, so
@@ -128,14 +126,6 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
   rehydrateAttachment(attachment: Attachment): Attachment {
     const url = attachment.fetchMetadata?.twilioMediaUrl;
     if (url === undefined) return { ...attachment };
-    if (!TWILIO_HOSTS.test(url)) {
-      return {
-        ...attachment,
-        fetchData: async () => {
-          throw twilioApiError("fetch media", new Error(`refusing media from untrusted ${url}`));
-        },
-      };
-    }
     return { ...attachment, fetchData: () => this.api.fetchMedia(url) };
   }
 

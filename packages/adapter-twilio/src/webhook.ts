@@ -41,6 +41,15 @@ export interface TwilioWebhookTarget {
 
 const FORM = "application/x-www-form-urlencoded";
 
+/**
+ * True for one of the bot's own addresses (its number, on SMS or WhatsApp): a message from it is
+ * the bot's own — a number shared with another system, or a forwarded copy — and never dispatched.
+ */
+function isBotAddress(options: ResolvedTwilioOptions, address: string): boolean {
+  const own = options.phoneNumber;
+  return own !== undefined && (address === own || address === `whatsapp:${own}`);
+}
+
 /** Twilio's expected answer to a messaging webhook when the bot replies later: empty TwiML. */
 export function emptyTwiml(): Response {
   return new Response("<Response></Response>", {
@@ -200,10 +209,11 @@ async function onText(
     target.adapter,
     threadId,
     async () =>
-      messageFromWebhook(payload, receivedAtMs, (attachment) =>
-        target.adapter.rehydrateAttachment
-          ? target.adapter.rehydrateAttachment(attachment)
-          : attachment,
+      messageFromWebhook(
+        payload,
+        receivedAtMs,
+        (attachment) => target.adapter.rehydrateAttachment?.(attachment) ?? attachment,
+        (address) => isBotAddress(target.options, address),
       ),
     options,
   );

@@ -112,6 +112,19 @@ describe("Twilio api helpers", () => {
     expect(new TextDecoder().decode(bytes)).toBe("regional");
   });
 
+  it("rejects media outside the configured api origin", async () => {
+    const { fake, api } = await apiOnFake();
+
+    for (const url of [
+      "https://attacker.example/media/1",
+      "http://api.twilio.com/insecure",
+      "nope",
+    ]) {
+      await expect(api.fetchMedia(url), url).rejects.toThrow(/untrusted/);
+    }
+    expect(fake.requests).toEqual([]);
+  });
+
   it("throws TwilioApiError for non-ok responses", async () => {
     const { fake, api } = await apiOnFake();
     fake.failNext("messages.create", { status: 400, code: 21211 });

@@ -5,6 +5,7 @@ import type { Divergence } from "./divergence.js";
 import { ERROR_DIVERGENCES, MESSAGE_DIVERGENCES, SERIALIZATION_DIVERGENCES } from "./message.js";
 import { PG_DIVERGENCES, REDIS_DIVERGENCES } from "./state.js";
 import { THREAD_DIVERGENCES } from "./thread.js";
+import { TWILIO_DIVERGENCES } from "./twilio.js";
 
 /**
  * Every upstream test deliberately not ported (`divergent`) or not portable yet because Baton
@@ -20,4 +21,5 @@ export const DIVERGENCES: readonly Divergence[] = [
   ...REDIS_DIVERGENCES,
   ...PG_DIVERGENCES,
   ...AI_TOOL_DIVERGENCES,
+  ...TWILIO_DIVERGENCES,
 ];
