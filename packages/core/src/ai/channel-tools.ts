@@ -2,10 +2,9 @@ import { type Tool, tool } from "ai";
 import type { Adapter } from "../contracts/adapter.js";
 import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
 import { ValidationError } from "../errors/index.js";
-import type { Message } from "../model/message.js";
 import { callAdapter } from "../runtime/adapter-call.js";
 import { adapterNameOf } from "../thread-id/index.js";
-import type { ChatBinding, MetadataChannel } from "./chat-binding.js";
+import type { ChatBinding } from "./chat-binding.js";
 import {
   enumField,
   type InputOfTool,
@@ -38,14 +37,6 @@ function adapterFor(chat: ChatBinding, channelId: string, step: string): Adapter
   return adapter;
 }
 
-/** Upstream's optional adapter method for a channel's top-level messages. */
-interface ChannelHistoryAdapter {
-  fetchChannelMessages?(
-    channelId: string,
-    options: { limit: number; cursor?: string; direction: "backward" | "forward" },
-  ): Promise<{ messages: Message[]; nextCursor?: string }>;
-}
-
 const FETCH_CHANNEL_MESSAGES = toolInput("fetchChannelMessages", {
   channelId: CHANNEL_ID(),
   limit: LIMIT(),
@@ -75,7 +66,7 @@ export const fetchChannelMessages = (
       const { channelId, limit, cursor, direction } = FETCH_CHANNEL_MESSAGES.parse(input);
       guard?.(channelId);
       const step = `fetch messages of channel ${channelId}`;
-      const adapter = adapterFor(chat, channelId, step) as Adapter & ChannelHistoryAdapter;
+      const adapter = adapterFor(chat, channelId, step);
       const options = { limit, direction, ...(cursor === undefined ? {} : { cursor }) };
       const own = adapter.fetchChannelMessages;
       if (typeof own !== "function") requireFeature(adapter, "history", step);
@@ -161,12 +152,7 @@ export const getChannelInfo = (
     execute: async (input) => {
       const { channelId } = GET_CHANNEL_INFO.parse(input);
       guard?.(channelId);
-      const channel = chat.channel(channelId) as ReturnType<ChatBinding["channel"]> &
-        MetadataChannel;
-      if (typeof channel.fetchMetadata !== "function") {
-        throw unavailable(channel.adapter, "fetchMetadata", `fetch metadata of ${channelId}`);
-      }
-      const info = await channel.fetchMetadata();
+      const info = await chat.channel(channelId).fetchMetadata();
       return {
         id: info.id,
         name: info.name,

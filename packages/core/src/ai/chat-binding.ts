@@ -1,8 +1,7 @@
 import type { Tool } from "ai";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
-import type { ChannelInfo, UserInfo } from "../contracts/thread-surface-types.js";
-import type { Author } from "../model/author.js";
+import type { UserInfo } from "../contracts/thread-surface-types.js";
 import type { Channel } from "../runtime/channel.js";
 import type { Thread } from "../runtime/thread.js";
 import type { ScopeGuard } from "./read-scope.js";
@@ -17,20 +16,10 @@ export interface ChatBinding {
   channel(channelId: string): Channel;
   getAdapter(name: string): Adapter | undefined;
   getLogger(component: string): Logger;
-  /** Opens (or finds) the direct conversation with `userId`. */
-  openDM?(userId: string): Promise<Thread>;
-  /** Looks a user up; `null` when the platform knows no such user. */
-  getUser?(userId: string): Promise<UserInfo | null>;
-}
-
-/** A thread that can list who took part (`thread.getParticipants`). */
-export interface ParticipantsThread {
-  getParticipants?(): Promise<Author[]>;
-}
-
-/** A channel that can read its metadata (`channel.fetchMetadata`). */
-export interface MetadataChannel {
-  fetchMetadata?(): Promise<ChannelInfo>;
+  /** Opens (or finds) the direct conversation with `userId`; the adapter is found from the id. */
+  openDM(userId: string): Promise<Thread>;
+  /** Looks a user up (cached in the State); `null` when the platform knows no such user. */
+  getUser(userId: string): Promise<UserInfo | null>;
 }
 
 /** Options of the write tools (upstream's `ToolOptions`). */

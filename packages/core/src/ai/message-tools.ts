@@ -79,9 +79,6 @@ export const sendDirectMessage = (
     inputSchema: SEND_DIRECT_MESSAGE.schema,
     execute: async (input) => {
       const { userId, message } = SEND_DIRECT_MESSAGE.parse(input);
-      if (typeof chat.openDM !== "function") {
-        throw new TypeError("this Chat has no openDM(); sendDirectMessage needs it");
-      }
       const dm = await chat.openDM(userId);
       const sent = await dm.post(message);
       return { messageId: sent.id, threadId: sent.threadId };

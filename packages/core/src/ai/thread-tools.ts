@@ -1,7 +1,7 @@
 import { type Tool, tool } from "ai";
 import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
 import { callAdapter } from "../runtime/adapter-call.js";
-import type { ChatBinding, ParticipantsThread, ToolOptions } from "./chat-binding.js";
+import type { ChatBinding, ToolOptions } from "./chat-binding.js";
 import {
   enumField,
   type InputOfTool,
@@ -131,12 +131,7 @@ export const getThreadParticipants = (
     execute: async (input) => {
       const { threadId } = GET_PARTICIPANTS.parse(input);
       guard?.(threadId);
-      const thread = chat.thread(threadId) as ReturnType<ChatBinding["thread"]> &
-        ParticipantsThread;
-      if (typeof thread.getParticipants !== "function") {
-        throw unavailable(thread.adapter, "getParticipants", `list participants of ${threadId}`);
-      }
-      const participants = await thread.getParticipants();
+      const participants = await chat.thread(threadId).getParticipants();
       return {
         participants: participants.map((author) => ({
           userId: author.userId,

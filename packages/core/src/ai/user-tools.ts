@@ -33,9 +33,6 @@ export const getUser = (
     inputSchema: GET_USER.schema,
     execute: async (input) => {
       const { userId } = GET_USER.parse(input);
-      if (typeof chat.getUser !== "function") {
-        throw new TypeError("this Chat has no getUser(); the getUser tool needs it");
-      }
       const user = await chat.getUser(userId);
       if (!user) return null;
       return {
