@@ -64,6 +64,8 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
       "packages/core/test/runtime/thread-schedule.test.ts",
       "packages/core/test/runtime/thread-replies.test.ts",
       "packages/core/test/runtime/thread-callback-urls.test.ts",
+      // history and serialization
+      { glob: "packages/core/test/runtime/history-iterators.test.ts", under: ["ThreadImpl"] },
     ],
   },
   {
@@ -74,6 +76,10 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
         glob: "packages/core/test/runtime/thread.test.ts",
         under: ["thread.channel", "thread.messages (newest first)"],
       },
+      {
+        glob: "packages/core/test/runtime/history-iterators.test.ts",
+        under: ["ChannelImpl", "thread.channel", "thread.messages (newest first)"],
+      },
       { glob: "packages/core/test/runtime/stream-posting.test.ts", under: ["ChannelImpl"] },
       // thread surface: ephemeral, mentions, schedule, metadata, threads, callback URLs
       "packages/core/test/runtime/channel-surface.test.ts",
@@ -82,7 +88,7 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
   },
   {
     upstream: "packages/chat/src/message.test.ts",
-    baton: ["packages/core/test/message.test.ts"],
+    baton: ["packages/core/test/message.test.ts", "packages/core/test/message-subject.test.ts"],
   },
   {
     upstream: "packages/chat/src/serialization.test.ts",
@@ -91,6 +97,10 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
       "packages/core/test/serialization.test.ts",
       "packages/core/test/runtime/serialization.test.ts",
     ],
+  },
+  {
+    upstream: "packages/chat/src/thread-history.test.ts",
+    baton: ["packages/core/test/runtime/thread-history.test.ts"],
   },
   {
     upstream: "packages/chat/src/errors.test.ts",
@@ -131,7 +141,10 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
   },
   {
     upstream: "packages/chat/src/jsx-runtime.test.ts",
-    baton: ["packages/core/test/content/jsx-runtime.test.ts"],
+    baton: [
+      "packages/core/test/content/jsx-runtime.test.ts",
+      "packages/core/test/content/jsx-runtime-types.test.ts",
+    ],
   },
   {
     upstream: "packages/chat/src/jsx-runtime.test.tsx",
