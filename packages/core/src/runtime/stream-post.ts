@@ -85,6 +85,7 @@ export interface StreamPostResult {
  * The edit interval: the stream's own `updateIntervalMs`, else the Chat's, else the adapter's
  * `streamingUpdateIntervalMs`, else {@link DEFAULT_STREAMING_UPDATE_INTERVAL_MS}.
  *
+ * A `signal` that already aborted rejects at once with its reason, before any platform call.
  * When `signal` aborts, reading stops at once, the source is closed, the message is edited (or
  * posted) one last time with the text so far, repaired, and {@link STREAM_STOPPED_MARKER}, and
  * the promise rejects with the signal's reason.
@@ -95,6 +96,10 @@ export async function postStream(
 ): Promise<StreamPostResult> {
   const { stream, options } = streamParts(input);
   const source = new StreamSource(stream, request.signal);
+  if (request.signal?.aborted === true) {
+    source.release(); // stopped before it started: no platform call at all
+    throw request.signal.reason;
+  }
   try {
     return await postFrom(request, source, options);
   } finally {

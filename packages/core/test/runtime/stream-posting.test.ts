@@ -253,6 +253,17 @@ describe("stopping a stream with the handler's signal", () => {
     ]);
   });
 
+  it("rejects at once, before any platform call, when the signal aborted before the post", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("already stopped"));
+    const { adapter, thread } = await setup({ signal: controller.signal });
+    const { iterable, record } = stallingSource(["never shown"]);
+    await expect(thread.post(iterable)).rejects.toThrow("already stopped");
+    await Promise.resolve();
+    expect(record.closed).toBe(true);
+    expect(adapter.calls).toHaveLength(0);
+  });
+
   it("keeps the abort as the rejection when marking the message stopped fails", async () => {
     const controller = new AbortController();
     const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
