@@ -1,5 +1,5 @@
 import { divergencesOf } from "./divergence.js";
-import { NO_SUBJECT, STREAMING_TEST_UNREAD } from "./reasons.js";
+import { STREAMING_TEST_UNREAD } from "./reasons.js";
 
 /** `packages/chat/src/chat.test.ts`: Chat routing, dedupe, events, concurrency. */
 export const CHAT_DIVERGENCES = divergencesOf("packages/chat/src/chat.test.ts", [
@@ -29,14 +29,6 @@ export const CHAT_DIVERGENCES = divergencesOf("packages/chat/src/chat.test.ts", 
       "not built: Baton passes no placeholder settings to a native adapter.stream; fallbackStreamingPlaceholderText applies to post + edit streaming only",
   },
   {
-    kind: "deferred",
-    titles: [
-      "should wire adapter on message for subject access",
-      "should wire adapter on queued message so fetchSubject works after JSON roundtrip",
-    ],
-    reason: NO_SUBJECT,
-  },
-  {
     kind: "divergent",
     titles: [
       "should isolate queued messages across channel-scoped threads",
@@ -61,34 +53,10 @@ export const CHAT_DIVERGENCES = divergencesOf("packages/chat/src/chat.test.ts", 
     link: "docs/adr/0010-queue-entries-live-in-state.md",
   },
   {
-    kind: "deferred",
-    titles: ["should match EmojiValue by object identity"],
-    reason:
-      "not built: Baton has no EmojiValue objects; a reaction's emoji and a reaction filter are strings",
-  },
-  {
     kind: "divergent",
     titles: ["should return undefined from openModal when adapter does not support modals"],
     reason:
       'different on purpose: on an adapter without modals upstream\'s openModal logs a warning and resolves undefined; Baton rejects with NotSupportedError (adapter, feature "modals") — a form the user never sees is no silent no-op',
     link: "docs/adr/0016-open-modal-refuses-unsupported-adapters.md",
-  },
-  {
-    kind: "deferred",
-    describe: ["Chat", "openDM"],
-    reason:
-      "not built: Chat has no openDM (the adapter contract has an optional openDM the core does not call yet), nor upstream's inference of the adapter from a user id",
-  },
-  {
-    kind: "deferred",
-    describe: ["Chat", "getUser"],
-    reason:
-      "not built: Chat has no getUser, nor upstream's inference of the adapter from a user id",
-  },
-  {
-    kind: "deferred",
-    describe: ["Chat", "persistThreadHistory"],
-    reason:
-      "not built: Baton keeps no thread history; upstream's messageHistory and threadHistory options are ignored with a warning",
   },
 ]);

@@ -1,3 +1,4 @@
+import { type EmojiValue, getEmoji } from "../content/emoji/emoji-value.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { Author } from "../model/author.js";
@@ -11,7 +12,7 @@ import type { Message } from "../model/message.js";
 import { matchesActionId, matchesCommand, matchesEmoji } from "../routing/index.js";
 import { runInConversation } from "./active-conversation.js";
 import { postToCallbackUrl, type ResolvedCallback } from "./callback-post.js";
-import type { HandlerRegistry } from "./handler-registry.js";
+import type { EmojiFilter, HandlerRegistry } from "./handler-registry.js";
 import type { ModalContexts } from "./modal-context.js";
 import { modalOpener } from "./modal-opener.js";
 
@@ -108,11 +109,17 @@ export class EventDispatcher<TThread, TChannel> {
     }
   }
 
-  async reaction(adapter: Adapter, event: ReactionEvent): Promise<void> {
-    if (isSelf(event.user)) return;
+  /**
+   * A filter entry matches by `EmojiValue` identity, normalized name or raw spelling; handlers
+   * get the emoji as its `EmojiValue`.
+   */
+  async reaction(adapter: Adapter, incoming: ReactionEvent): Promise<void> {
+    if (isSelf(incoming.user)) return;
+    const emoji = typeof incoming.emoji === "string" ? getEmoji(incoming.emoji) : incoming.emoji;
+    const event = { ...incoming, emoji };
     const thread = this.options.threadFor(adapter, event.threadId);
     const matching = this.options.registry.reactions.filter((entry) =>
-      matchesEmoji(entry.filter, event),
+      matchesEmoji(emojiNames(entry.filter), { emoji: emoji.name, rawEmoji: event.rawEmoji }),
     );
     await this.runAll(
       "reaction",
@@ -183,6 +190,15 @@ export class EventDispatcher<TThread, TChannel> {
       }
     }
   }
+}
+
+/** The names in an emoji filter (an `EmojiValue` is a singleton, so its name is its identity). */
+function emojiNames(filter: EmojiFilter | undefined): string[] | undefined {
+  if (filter === undefined) return undefined;
+  const list = typeof filter === "string" || !Array.isArray(filter) ? [filter] : filter;
+  return (list as (string | EmojiValue)[]).map((item) =>
+    typeof item === "string" ? item : item.name,
+  );
 }
 
 function withValue(event: ActionEvent, value: string | undefined): ActionEvent {

@@ -1,3 +1,4 @@
+import type { EmojiValue } from "../content/emoji/emoji-value.js";
 import type { ChatElement } from "../content/jsx/index.js";
 import type { ModalElement, ModalResponse } from "../content/modals/index.js";
 import type { Adapter } from "../contracts/adapter.js";
@@ -22,7 +23,14 @@ export type MessageHandler<TThread> = (
 ) => unknown;
 
 /** A reaction as a handler sees it: the event plus the thread it happened in. */
-export type ReactionHandlerEvent<TThread> = ReactionEvent & { thread: TThread; adapter: Adapter };
+export type ReactionHandlerEvent<TThread> = Omit<ReactionEvent, "emoji"> & {
+  /** The emoji as its singleton `EmojiValue`, whatever form the adapter gave. */
+  emoji: EmojiValue;
+  thread: TThread;
+  adapter: Adapter;
+};
+/** What `onReaction` filters on: emoji names, raw spellings, or `EmojiValue`s. */
+export type EmojiFilter = string | EmojiValue | readonly (string | EmojiValue)[];
 /**
  * Opens `modal` in reply to the event that carries this function, through the adapter's
  * `openModal`. Resolves with the platform's view id, or `undefined` (logged as a warning) when
@@ -100,7 +108,7 @@ export class HandlerRegistry<TThread, TChannel, TMessage = never> {
   readonly subscribed: MessageHandler<TThread>[] = [];
   readonly patterns: Array<{ pattern: RegExp; handler: MessageHandler<TThread> }> = [];
   readonly reactions: Array<
-    Filtered<readonly string[], (event: ReactionHandlerEvent<TThread>) => unknown>
+    Filtered<EmojiFilter, (event: ReactionHandlerEvent<TThread>) => unknown>
   > = [];
   readonly actions: Array<
     Filtered<readonly string[], (event: ActionHandlerEvent<TThread>) => unknown>

@@ -1,3 +1,4 @@
+import type { EmojiValue } from "../content/emoji/emoji-value.js";
 import type { Author } from "./author.js";
 import type { JsonValue } from "./json.js";
 
@@ -18,8 +19,11 @@ export interface ActionEvent {
 
 /** A reaction added to or removed from a message, normalized. */
 export interface ReactionEvent {
-  /** The normalized emoji name (`thumbs_up`). */
-  emoji: string;
+  /**
+   * The normalized emoji: its name (`thumbs_up`) or its `EmojiValue`. Handlers always receive the
+   * `EmojiValue` (`getEmoji(name)`), so `event.emoji === emoji.thumbs_up` works as upstream.
+   */
+  emoji: EmojiValue | string;
   /** The platform's own spelling of the emoji. */
   rawEmoji: string;
   /** True when added, false when removed. */

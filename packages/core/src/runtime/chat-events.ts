@@ -2,6 +2,7 @@ import type { ModalResponse } from "../content/modals/index.js";
 import type { Adapter, InteractionOptions, ProcessOptions } from "../contracts/adapter.js";
 import {
   type ActionHandlerEvent,
+  type EmojiFilter,
   HandlerRegistry,
   type MessageDeletedHandlerEvent,
   type MessageHandler,
@@ -51,9 +52,12 @@ export abstract class ChatEvents {
   /** The dispatchers and turns, built by `Chat` once its config and lifecycle exist. */
   protected abstract readonly eventWiring: EventWiring;
 
-  /** Reactions added or removed; a filter matches the normalized name or the raw emoji. */
+  /**
+   * Reactions added or removed; a filter entry matches an `EmojiValue`, the normalized name or
+   * the raw emoji.
+   */
   onReaction(handler: (event: ReactionHandlerEvent<Thread>) => unknown): void;
-  onReaction(emoji: Filter, handler: (event: ReactionHandlerEvent<Thread>) => unknown): void;
+  onReaction(emoji: EmojiFilter, handler: (event: ReactionHandlerEvent<Thread>) => unknown): void;
   onReaction(...args: unknown[]): void {
     this.registry.reactions.push(filtered(args));
   }

@@ -1,5 +1,6 @@
 import { createTestAuthor, createTestMessage } from "@baton/testing";
 import { describe, expect, it } from "vitest";
+import { getEmoji } from "../../src/content/index.js";
 import type {
   ActionEvent,
   ActionHandlerEvent,
@@ -158,7 +159,7 @@ describe("Chat", () => {
       await h.chat.processReaction(h.adapter, reaction());
       await h.chat.processReaction(h.adapter, reaction({ emoji: "fire", rawEmoji: "fire" }));
 
-      expect(received.map((event) => [event.emoji, event.rawEmoji])).toEqual([
+      expect(received.map((event) => [event.emoji.name, event.rawEmoji])).toEqual([
         ["thumbs_up", "+1"],
         ["fire", "fire"],
       ]);
@@ -169,7 +170,7 @@ describe("Chat", () => {
       const h = await createChatHarness();
       const received: string[] = [];
       h.chat.onReaction(["thumbs_up", "heart"], (event) => {
-        received.push(event.emoji);
+        received.push(event.emoji.name);
       });
 
       await h.chat.processReaction(h.adapter, reaction());
@@ -182,7 +183,7 @@ describe("Chat", () => {
       const h = await createChatHarness();
       const received: string[] = [];
       h.chat.onReaction((event) => {
-        received.push(event.emoji);
+        received.push(event.emoji.name);
       });
 
       await h.chat.processReaction(h.adapter, reaction({ user: createTestAuthor(BOT_AUTHOR) }));
@@ -217,19 +218,53 @@ describe("Chat", () => {
 
     it("should match Teams-style reactions (EmojiValue with string filter)", async () => {
       const h = await createChatHarness();
-      const byName: string[] = [];
+      const received: ReactionHandlerEvent<Thread>[] = [];
       const byRaw: string[] = [];
-      h.chat.onReaction("thumbs_up", (event) => {
-        byName.push(event.rawEmoji);
+      h.chat.onReaction(["thumbs_up", "heart", "fire", "rocket"], (event) => {
+        received.push(event);
       });
       h.chat.onReaction("like", (event) => {
-        byRaw.push(event.emoji);
+        byRaw.push(event.emoji.name);
+      });
+      // Teams sends "like"; its adapter normalizes it to the thumbs_up EmojiValue.
+      const teamsEmoji = getEmoji("thumbs_up");
+
+      await h.chat.processReaction(h.adapter, reaction({ emoji: teamsEmoji, rawEmoji: "like" }));
+
+      expect(received).toHaveLength(1);
+      expect(received[0]?.emoji).toBe(teamsEmoji);
+      expect(byRaw).toEqual(["thumbs_up"]);
+    });
+
+    it("should match EmojiValue by object identity", async () => {
+      const h = await createChatHarness();
+      const thumbsUp = getEmoji("thumbs_up");
+      const received: ReactionHandlerEvent<Thread>[] = [];
+      h.chat.onReaction([thumbsUp], (event) => {
+        received.push(event);
       });
 
-      await h.chat.processReaction(h.adapter, reaction({ emoji: "thumbs_up", rawEmoji: "like" }));
+      await h.chat.processReaction(h.adapter, reaction({ emoji: thumbsUp, rawEmoji: "like" }));
+      await h.chat.processReaction(
+        h.adapter,
+        reaction({ emoji: getEmoji("heart"), rawEmoji: "heart" }),
+      );
 
-      expect(byName).toEqual(["like"]);
-      expect(byRaw).toEqual(["thumbs_up"]);
+      expect(received).toHaveLength(1);
+      expect(received[0]?.emoji).toBe(thumbsUp);
+    });
+
+    it("hands handlers the emoji's EmojiValue singleton when the adapter gave its name", async () => {
+      const h = await createChatHarness();
+      const received: ReactionHandlerEvent<Thread>[] = [];
+      h.chat.onReaction(getEmoji("thumbs_up"), (event) => {
+        received.push(event);
+      });
+
+      await h.chat.processReaction(h.adapter, reaction({ emoji: "thumbs_up", rawEmoji: "+1" }));
+
+      expect(received[0]?.emoji).toBe(getEmoji("thumbs_up"));
+      expect(`${received[0]?.emoji}`).toBe("{{emoji:thumbs_up}}");
     });
 
     it("should include thread property in ReactionEvent", async () => {

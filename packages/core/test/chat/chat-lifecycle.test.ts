@@ -374,7 +374,7 @@ describe("Chat", () => {
       const h = await createChatHarness();
       const seen: string[] = [];
       h.chat.onReaction((event) => {
-        seen.push(event.emoji);
+        seen.push(event.emoji.name);
       });
       const event = {
         emoji: "thumbs_up",
