@@ -1,4 +1,5 @@
 import { ConsoleLogger } from "@baton/core";
+import { platformsFromEnv } from "./platforms-from-env.js";
 import { startSupportServer } from "./server.js";
 import { stateFromEnv } from "./state-from-env.js";
 
@@ -7,6 +8,7 @@ import { stateFromEnv } from "./state-from-env.js";
  *
  * - `BATON_REDIS_URL` or `BATON_POSTGRES_URL`: the shared State (else memory, one process);
  * - `SUPPORT_AGENT_IDS`: comma-separated user ids allowed to run `/agent …`;
+ * - `TWILIO_*`: answer SMS and WhatsApp too (see `platformsFromEnv`);
  * - `PORT` (default 3000), `HOST` (default 127.0.0.1).
  */
 async function main(): Promise<void> {
@@ -26,12 +28,17 @@ async function main(): Promise<void> {
 
   const chosen = stateFromEnv(process.env, logger);
   logger.info(`state: ${chosen.description}`);
+  const platforms = platformsFromEnv(process.env, logger);
+  for (const platform of platforms) {
+    logger.info(`platform: ${platform.description}, webhook at ${platform.path}`);
+  }
   const server = await startSupportServer({
     state: chosen.state,
     agentIds,
     port,
     host: process.env.HOST ?? "127.0.0.1",
     logger,
+    platforms,
   });
   logger.info(`agents: ${agentIds.join(", ") || "(none)"}`);
   console.log(`Support bot: ${server.url} (GET / prints how to talk to it)`);

@@ -11,6 +11,7 @@ import {
 } from "@baton/adapter-web";
 import type { Logger, LogLevel, StateAdapter } from "@baton/core";
 import { createSupportBot, type SupportBot } from "./bot.js";
+import type { ChosenPlatform } from "./platforms-from-env.js";
 
 /** Options of {@link startSupportServer}. */
 export interface SupportServerOptions {
@@ -24,6 +25,8 @@ export interface SupportServerOptions {
   readonly host?: string;
   readonly holdTtlMs?: number;
   readonly logger?: Logger | LogLevel;
+  /** Hosted platforms beside the web adapter, each under its webhook path (`platformsFromEnv`). */
+  readonly platforms?: readonly ChosenPlatform[];
 }
 
 /** A running support bot behind HTTP. */
@@ -77,9 +80,13 @@ export async function startSupportServer(options: SupportServerOptions): Promise
     userName: "support",
     botUserId: "support",
   });
+  const platforms = options.platforms ?? [];
   const bot = createSupportBot({
     state: options.state,
-    adapters: { web: adapter },
+    adapters: {
+      web: adapter,
+      ...Object.fromEntries(platforms.map((platform) => [platform.adapter.name, platform.adapter])),
+    },
     agentIds: options.agentIds,
     ...(options.holdTtlMs === undefined ? {} : { holdTtlMs: options.holdTtlMs }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
@@ -100,6 +107,11 @@ export async function startSupportServer(options: SupportServerOptions): Promise
     if (pathname.startsWith(CHAT_PATH)) {
       if (request.method === "GET" && pathname.endsWith("/events")) await greetOnOpen(request);
       return (await bot.chat.webhooks.web?.(request)) ?? json(404, { ok: false });
+    }
+    const platform = platforms.find((one) => pathname === one.path);
+    if (platform) {
+      const webhook = bot.chat.webhooks[platform.adapter.name];
+      return (await webhook?.(request)) ?? json(404, { ok: false });
     }
     if (pathname === "/healthz") return json(200, { ok: true });
     if (pathname === "/" && request.method === "GET") {

@@ -1,0 +1,36 @@
+import { createTwilioAdapter } from "@baton/adapter-twilio";
+import type { Adapter, Logger } from "@baton/core";
+
+/** The hosted platforms the environment enables, each with the route its webhook is mounted at. */
+export interface ChosenPlatform {
+  readonly adapter: Adapter;
+  /** The path the platform calls, e.g. `/api/twilio`. */
+  readonly path: string;
+  /** What to log about it; no secrets. */
+  readonly description: string;
+}
+
+/** Where Twilio's webhooks (messages and status callbacks) are mounted. */
+export const TWILIO_PATH = "/api/twilio";
+
+/**
+ * The platforms whose variables are set, beside the web adapter that always runs:
+ * - Twilio (SMS, WhatsApp) when `TWILIO_ACCOUNT_SID` is set; it also reads `TWILIO_AUTH_TOKEN`,
+ *   `TWILIO_PHONE_NUMBER` or `TWILIO_MESSAGING_SERVICE_SID`, and `TWILIO_WEBHOOK_URL` — the public
+ *   URL of {@link TWILIO_PATH} as configured on the number.
+ * A platform whose variables are set but wrong fails here, with a `ConfigError` naming them.
+ */
+export function platformsFromEnv(env: NodeJS.ProcessEnv, logger: Logger): ChosenPlatform[] {
+  const platforms: ChosenPlatform[] = [];
+  if (env.TWILIO_ACCOUNT_SID) {
+    if (!env.TWILIO_WEBHOOK_URL) {
+      logger.warn(
+        `TWILIO_WEBHOOK_URL is not set: Twilio's webhooks to ${TWILIO_PATH} will be refused`,
+      );
+    }
+    const adapter = createTwilioAdapter({ logger });
+    const sender = env.TWILIO_MESSAGING_SERVICE_SID ?? env.TWILIO_PHONE_NUMBER ?? "(no sender)";
+    platforms.push({ adapter, path: TWILIO_PATH, description: `Twilio from ${sender}` });
+  }
+  return platforms;
+}
