@@ -19,9 +19,6 @@ export const NO_CALLBACK_URL =
 export const NO_CARDS =
   "not built: Baton posts text only — PostableMessage is a string, { markdown } or { raw }; no cards, JSX or mdast";
 
-/** Upstream's message subject (`message.subject`, `fetchSubject`). */
-export const NO_SUBJECT = "not built: Baton's Message has no subject and adapters no fetchSubject";
-
 /** Upstream's scheduled messages. */
 export const NO_SCHEDULE =
   "not built: Baton has no scheduled messages (no schedule(), no scheduleMessage)";
@@ -33,25 +30,9 @@ export const NO_EPHEMERAL =
 /** Upstream's `mentionUser`. */
 export const NO_MENTION_USER = "not built: Thread and Channel have no mentionUser";
 
-/** Upstream's `direction` option of `fetchMessages`. */
-export const NO_DIRECTION =
-  "not built: Baton's fetchMessages has no direction option; history pages are always newest first";
-
-/** Upstream's Thread and Channel JSON forms and revivers. */
-export const NO_THREAD_JSON =
-  "not built: Thread and Channel have no JSON form; only Message round-trips (toJSON / Message.fromJSON)";
-
-/** Upstream's `@workflow/serde` integration. */
-export const NO_WORKFLOW_SERDE =
-  "not built: Baton has no @workflow/serde integration (WORKFLOW_SERIALIZE / WORKFLOW_DESERIALIZE)";
-
 /** Upstream's `SentMessage` as a full message. */
 export const NO_SENT_MESSAGE_FIELDS =
   "not built: Baton's SentMessageHandle carries id, threadId and raw, not the posted message's author, text or toJSON";
-
-/** Upstream's channel visibility. */
-export const NO_CHANNEL_VISIBILITY =
-  "not built: Baton's Thread and Channel have no channelVisibility";
 
 /** Upstream's state tests that run against a mocked driver. */
 export const MOCKED_DRIVER =

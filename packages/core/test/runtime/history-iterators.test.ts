@@ -119,6 +119,16 @@ describe("ThreadImpl", () => {
     });
   });
 
+  describe("fetchMessages direction behavior", () => {
+    it("should pass direction option to adapter", async () => {
+      const { adapter, thread } = await setup();
+      seed(adapter, 2);
+      await ids(thread.allMessages);
+      await ids(thread.messages);
+      expect(optionsOf(adapter).map((option) => option.direction)).toEqual(["forward", "backward"]);
+    });
+  });
+
   describe("serialization", () => {
     it("should serialize to JSON", async () => {
       const { adapter, state } = await setup();
