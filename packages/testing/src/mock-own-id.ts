@@ -2,9 +2,16 @@ import { ValidationError } from "@baton/core";
 import type { MockMethod } from "./mock-call.js";
 import { decodeMockThreadId } from "./mock-thread-id.js";
 
-/** Outbound calls that also take a channel id, since `Channel` posts and reads through them. */
+/**
+ * Outbound calls that also take a channel id, since `Channel` posts and reads through them, and a
+ * message posted at a channel's top level is edited, deleted and reacted to there.
+ */
 const CHANNEL_METHODS: readonly MockMethod[] = [
   "postMessage",
+  "editMessage",
+  "deleteMessage",
+  "addReaction",
+  "removeReaction",
   "startTyping",
   "fetchMessages",
   "postEphemeral",

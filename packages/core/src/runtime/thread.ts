@@ -325,7 +325,7 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
   }
 
   getParticipants(): Promise<Author[]> {
-    return participantsOf(this.currentMessage, messagePages(this.adapter, this.id, this.logger));
+    return participantsOf(this.currentMessage, this.allMessages);
   }
 
   createSentMessageFromMessage(message: Message): SentMessage {
