@@ -1,6 +1,7 @@
 // `ai` is an optional peer: `import("@baton/core")` must never load it, so a bot without the AI
 // SDK installed still starts. Checked on the module graph the bundler builds (esbuild, the
 // bundler tsup runs), from the same entry points the package exports.
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -59,5 +60,24 @@ describe("@baton/core entry isolation", () => {
 
     expect(graph.files).toContain("src/ai/create-chat-tools.ts");
     expect(graph.packages.filter(isAi)).toContain("ai");
+  });
+
+  it("resolves @baton/core/ai through the package's exports map, to source and to the build", () => {
+    // Resolved by Node itself from a workspace package that depends on @baton/core.
+    const resolve = (conditions: string[]) =>
+      execFileSync(
+        process.execPath,
+        [
+          ...conditions,
+          "--input-type=module",
+          "-e",
+          "console.log(import.meta.resolve('@baton/core/ai'))",
+        ],
+        { cwd: fileURLToPath(new URL("../../../testing", import.meta.url)), encoding: "utf8" },
+      ).trim();
+
+    expect(resolve(["--conditions=@baton/source"])).toMatch(/packages\/core\/src\/ai\/index\.ts$/);
+    // tsup builds src/ai/index.ts to dist/ai/index.js (its entries share the src/ base).
+    expect(resolve([])).toMatch(/packages\/core\/dist\/ai\/index\.js$/);
   });
 });
