@@ -64,6 +64,7 @@ export interface ModalSubmitEvent {
   viewId: string;
   /** The submitted field values, keyed by input id. */
   values: Record<string, string>;
+  /** Who submitted it. */
   user: Author;
   /** The `privateMetadata` string the modal was opened with, returned unchanged. */
   privateMetadata?: string;
@@ -72,9 +73,13 @@ export interface ModalSubmitEvent {
 
 /** A user closed or cancelled a modal (platforms report it only for `notifyOnClose` modals). */
 export interface ModalCloseEvent {
+  /** The `callbackId` of the modal. */
   callbackId: string;
+  /** The platform's id of the closed view. */
   viewId: string;
+  /** Who closed it. */
   user: Author;
+  /** The `privateMetadata` string the modal was opened with. */
   privateMetadata?: string;
   raw?: JsonValue;
 }
@@ -85,6 +90,7 @@ export interface OptionsLoadEvent {
   actionId: string;
   /** What the user typed so far; empty when the menu just opened. */
   query: string;
+  /** Who is typing. */
   user: Author;
   raw?: JsonValue;
 }

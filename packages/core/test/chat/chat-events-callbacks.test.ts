@@ -12,6 +12,10 @@ import {
   THREAD,
 } from "./chat-interactions-harness.js";
 
+// Upstream's bodies for these titles are not in the copy of chat.test.ts available to us: the
+// inputs here are ours, and the assertions check what upstream 4.x's runtime does (its payloads,
+// fire-and-forget submit POSTs, errors logged and never thrown).
+
 /**
  * A real HTTP receiver on 127.0.0.1 standing in for a callback URL. It answers `status`, or
  * holds every answer until `release()` when created held; `nextRequest()` resolves at the next
