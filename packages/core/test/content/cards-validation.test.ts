@@ -123,6 +123,10 @@ describe("card elements are validated where they are built", () => {
       /'pageSize' must be at least 1/,
     );
     expect(
+      validationError(() => Table({ headers: ["a", "b"], rows: [], align: [undefined as never] }))
+        .message,
+    ).toBe("Table 'align[0]' is missing");
+    expect(
       validationError(() => Table({ headers: ["a", "b"], rows: [], widths: [1] })).message,
     ).toMatch(/'widths' has 1 entries for 2 columns/);
   });
@@ -184,5 +188,9 @@ describe("card elements are validated where they are built", () => {
     const button = Button({ id: "b", label: "B", visibleTo });
     visibleTo.push("U2");
     expect(button.visibleTo).toEqual(["U1"]);
+    const segments = [{ label: "a", value: 1 }];
+    const chart = Chart({ title: "T", chart: { type: "pie", segments } });
+    segments.push({ label: "b", value: 2 });
+    expect(chart.chart).toEqual({ type: "pie", segments: [{ label: "a", value: 1 }] });
   });
 });

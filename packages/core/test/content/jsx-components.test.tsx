@@ -6,6 +6,7 @@ import {
   Card,
   type CardChild,
   Divider,
+  fromReactElement,
   Modal,
   Select,
   SelectOption,
@@ -136,6 +137,28 @@ describe("JSX trees with fragments, components and conditionals", () => {
         </Modal>,
       ),
     ).toThrow(/Modal 'children\[0\]' .* got a "actions" element/);
+  });
+
+  it("flattens React fragments when converting React elements", () => {
+    const react = (type: unknown, props: Record<string, unknown>) => ({
+      $$typeof: Symbol.for("react.transitional.element"),
+      type,
+      props,
+    });
+    const card = fromReactElement(
+      react(Card, {
+        children: react(Symbol.for("react.fragment"), {
+          children: [react(Text, { children: "one" }), react(Text, { children: "two" })],
+        }),
+      }),
+    );
+    expect(card).toEqual({
+      type: "card",
+      children: [
+        { type: "text", content: "one" },
+        { type: "text", content: "two" },
+      ],
+    });
   });
 
   it("keeps static children lists flat in the development runtime", () => {

@@ -63,10 +63,11 @@ export function Table(options: TableOptions): TableElement {
   const align =
     given.align === undefined
       ? undefined
-      : requireList("Table", "align", given.align).map(
-          (value, index) =>
-            optionalChoice("Table", `align[${index}]`, value, ALIGNMENTS) as TableAlignment,
-        );
+      : requireList("Table", "align", given.align).map((value, index) => {
+          const choice = optionalChoice("Table", `align[${index}]`, value, ALIGNMENTS);
+          if (choice === undefined) throw new ValidationError(`Table 'align[${index}]' is missing`);
+          return choice;
+        });
   if (align !== undefined && align.length > headers.length) {
     throw new ValidationError(
       `Table 'align' has ${align.length} entries for ${headers.length} columns`,
@@ -150,6 +151,7 @@ export function Chart(options: { title: string; chart: ChartDefinition }): Chart
   return {
     type: "chart",
     title: requireText("Chart", "title", given.title),
-    chart: checkDefinition(given.chart),
+    // A copy: the element must not change when the caller later edits its data.
+    chart: structuredClone(checkDefinition(given.chart)),
   };
 }

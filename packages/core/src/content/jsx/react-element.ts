@@ -38,6 +38,10 @@ function convertChildren(children: unknown): unknown[] {
   if (Array.isArray(children)) return children.flatMap(convertChildren);
   if (typeof children === "string" || typeof children === "number") return [String(children)];
   if (isReactElement(children)) {
+    // React's <>…</> (type `Symbol(react.fragment)`): its children join the parent.
+    if (typeof children.type === "symbol" && String(children.type).includes("react.fragment")) {
+      return convertChildren(children.props.children);
+    }
     const converted = convert(children);
     if (converted === null) return [];
     // A wrapper that renders a whole card contributes the card's children.
