@@ -4,6 +4,7 @@ import type { Logger } from "../contracts/logger.js";
 import type { ModalCloseEvent, ModalSubmitEvent, OptionsLoadEvent } from "../model/events.js";
 import type { OptionsLoadResult } from "../model/options-load-result.js";
 import { matchesActionId } from "../routing/index.js";
+import { runInConversation } from "./active-conversation.js";
 import { postToCallbackUrl } from "./callback-post.js";
 import type { HandlerRegistry, ModalOrigin } from "./handler-registry.js";
 import type { ModalContextRecord, ModalContexts } from "./modal-context.js";
@@ -55,7 +56,8 @@ export class InteractionDispatcher<TThread, TChannel, TMessage> {
     for (const entry of registry.modalSubmit) {
       if (!matchesActionId(entry.filter, event.callbackId)) continue;
       try {
-        answer = validateModalResponse((await entry.handler(full)) ?? undefined);
+        const answered = await runInConversation(conversationOf(record), () => entry.handler(full));
+        answer = validateModalResponse(answered ?? undefined);
       } catch (error) {
         logger.error("modal submit handler failed", { callbackId: event.callbackId, error });
       }
@@ -94,12 +96,13 @@ export class InteractionDispatcher<TThread, TChannel, TMessage> {
     contextId: string | undefined,
   ): Promise<void> {
     const { contexts, logger, registry } = this.options;
-    const origin = await this.origin(adapter, contextId);
+    const record = await contexts.find(adapter.name, contextId);
+    const origin = record ? this.handles(adapter, record) : {};
     const full = { ...event, ...origin, adapter };
     for (const entry of registry.modalClose) {
       if (!matchesActionId(entry.filter, event.callbackId)) continue;
       try {
-        await entry.handler(full);
+        await runInConversation(conversationOf(record), () => entry.handler(full));
       } catch (error) {
         logger.error("modal close handler failed", { callbackId: event.callbackId, error });
       }
@@ -139,14 +142,6 @@ export class InteractionDispatcher<TThread, TChannel, TMessage> {
     return undefined;
   }
 
-  private async origin(
-    adapter: Adapter,
-    contextId: string | undefined,
-  ): Promise<ModalOrigin<TThread, TChannel, TMessage>> {
-    const record = await this.options.contexts.find(adapter.name, contextId);
-    return record ? this.handles(adapter, record) : {};
-  }
-
   private handles(
     adapter: Adapter,
     record: ModalContextRecord,
@@ -175,4 +170,12 @@ export class InteractionDispatcher<TThread, TChannel, TMessage> {
     }
     return origin;
   }
+}
+
+/**
+ * The conversation a modal was opened from (its thread, else its channel), which its submit and
+ * close handlers run in, so AI tools they create stay there; none for a modal opened outside one.
+ */
+function conversationOf(record: ModalContextRecord | null | undefined): string | undefined {
+  return record?.threadId || record?.channelId || undefined;
 }

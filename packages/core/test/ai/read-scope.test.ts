@@ -344,6 +344,50 @@ describe("createChatTools (Baton)", () => {
     expect(mock.calls).toEqual([]);
   });
 
+  it("scopes reads in a modal's submit and close handlers to the thread it was opened from", async () => {
+    const { chat, mock } = await createToolsHarness();
+    const seen: string[] = [];
+    chat.onAction(async (event) => {
+      await event.openModal({ type: "modal", callbackId: "form", title: "Form", children: [] });
+    });
+    const record = async () => {
+      const tools = createChatTools({ chat });
+      seen.push(await outcome(() => read(tools, SIBLING)));
+      seen.push(await outcome(() => read(tools, ELSEWHERE)));
+    };
+    chat.onModalSubmit("form", record);
+    chat.onModalClose("form", record);
+    await chat.processAction(mock, {
+      actionId: "open",
+      user: createTestAuthor(),
+      messageId: "msg-1",
+      threadId: THREAD,
+      triggerId: "trigger-1",
+    });
+    const contextId = mock.callsOf("openModal")[0]?.args[2] as string;
+    const user = createTestAuthor();
+
+    await chat.processModalClose(mock, { callbackId: "form", viewId: "V1", user }, contextId);
+    await chat.processAction(mock, {
+      actionId: "open",
+      user,
+      messageId: "msg-1",
+      threadId: THREAD,
+      triggerId: "trigger-2",
+    });
+    const secondId = mock.callsOf("openModal")[1]?.args[2] as string;
+    await chat.processModalSubmit(
+      mock,
+      { callbackId: "form", viewId: "V2", values: {}, user },
+      secondId,
+    );
+
+    expect(seen).toHaveLength(4);
+    expect([seen[0], seen[2]]).toEqual(["ok", "ok"]);
+    expect(seen[1]).toMatch(BLOCKED);
+    expect(seen[3]).toMatch(BLOCKED);
+  });
+
   it("lets scope: false reach every conversation without a warning", async () => {
     const { chat, lines } = await createToolsHarness();
     const tools = createChatTools({ chat, scope: false });
