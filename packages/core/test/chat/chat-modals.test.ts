@@ -1,6 +1,6 @@
 import { createMockAdapter } from "@baton/testing";
 import { describe, expect, it } from "vitest";
-import { Modal, TextInput } from "../../src/content/index.js";
+import { ExternalSelect, Modal, TextInput } from "../../src/content/index.js";
 import { jsx } from "../../src/content/jsx/jsx-runtime.js";
 import {
   type ActionHandlerEvent,
@@ -548,6 +548,58 @@ describe("Chat", () => {
       ]);
       await expect(h.adapter.modals.submit("mock-view-9", {})).rejects.toMatchObject({
         code: "VALIDATION_FAILED",
+      });
+    });
+  });
+  describe("docs/interactions.md", () => {
+    it("runs the feedback walkthrough: command, modal, validation errors, then a thank-you", async () => {
+      const h = await createChatHarness();
+      const bot = h.chat;
+      bot.onSlashCommand("/feedback", async (event) => {
+        await event.openModal(
+          Modal({
+            callbackId: "feedback",
+            title: "Send feedback",
+            children: [
+              TextInput({ id: "email", label: "Email" }),
+              TextInput({ id: "text", label: "Feedback" }),
+            ],
+          }),
+        );
+      });
+      bot.onModalSubmit("feedback", async (event) => {
+        if (!event.values.email?.includes("@")) {
+          return { action: "errors", errors: { email: "Enter an email address" } };
+        }
+        await event.relatedChannel?.post(`Thanks, ${event.user.userName}!`);
+      });
+      bot.onOptionsLoad("assignee", (event) =>
+        [{ name: "Maria", id: "u1" }]
+          .filter((person) => person.name.toLowerCase().startsWith(event.query))
+          .map((person) => ({ label: person.name, value: person.id })),
+      );
+
+      await h.adapter.modals.command({ command: "/feedback", channelId: "mock:C1" });
+      const [view] = h.adapter.modals.opened;
+      const viewId = view?.viewId ?? "";
+
+      expect(await h.adapter.modals.submit(viewId, { email: "nope" })).toEqual({
+        action: "errors",
+        errors: { email: "Enter an email address" },
+      });
+      expect(
+        await h.adapter.modals.submit(viewId, { email: "a@b.example", text: "Great" }),
+      ).toBeUndefined();
+      expect(h.adapter.posts.map((post) => [post.threadId, post.text])).toEqual([
+        ["mock:C1", "Thanks, user!"],
+      ]);
+      expect(await h.adapter.modals.loadOptions("assignee", "mar")).toEqual([
+        { label: "Maria", value: "u1" },
+      ]);
+      // An external select in a modal is what asks for those options.
+      expect(ExternalSelect({ id: "assignee", label: "Assignee" })).toMatchObject({
+        type: "external_select",
+        id: "assignee",
       });
     });
   });
