@@ -74,12 +74,9 @@ const UPSTREAM_ONLY_REASON = "an upstream chat option Baton does not support yet
  */
 const UPSTREAM_ONLY_OPTIONS: Readonly<Record<string, string>> = Object.freeze(
   Object.fromEntries(
-    (
-      [
-        "transcripts",
-        "identity",
-      ] as const satisfies readonly (keyof UpstreamOnlyOptions)[]
-    ).map((name) => [name, UPSTREAM_ONLY_REASON]),
+    (["transcripts", "identity"] as const satisfies readonly (keyof UpstreamOnlyOptions)[]).map(
+      (name) => [name, UPSTREAM_ONLY_REASON],
+    ),
   ),
 );
 

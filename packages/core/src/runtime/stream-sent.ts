@@ -1,5 +1,3 @@
-import { toString as plainTextOf } from "mdast-util-to-string";
-import { parseMarkdown } from "../content/markdown/parse.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { Message } from "../model/message.js";
@@ -25,13 +23,13 @@ export interface StreamPoster {
 }
 
 /**
- * Posts `input` (see `postStream`) and returns the sent message, whose `text` is the plain text
- * of the streamed markdown (upstream's `SentMessage.text`).
+ * Posts `input` (see `postStream`) and returns the sent message, whose `text` and `formatted`
+ * are those of the complete streamed markdown (upstream's `SentMessage`).
  */
 export async function postStreamFrom(
   poster: StreamPoster,
   input: StreamInput,
-): Promise<SentMessage & { readonly text: string }> {
+): Promise<SentMessage> {
   const recipientUserId = poster.currentMessage?.author.userId;
   const result = await postStream(
     {
@@ -45,14 +43,14 @@ export async function postStreamFrom(
     },
     input,
   );
-  const handle = createSentMessageHandle(
+  // The sent message's text and formatted tree are those of the complete markdown (upstream's).
+  return createSentMessageHandle(
     poster.adapter,
     { ...result.message, threadId: result.threadId },
     poster.id,
     poster.logger,
+    { markdown: result.markdown },
   );
-  // Upstream's text of a sent message: mdast-util-to-string, which joins blocks without a break.
-  return Object.freeze({ ...handle, text: plainTextOf(parseMarkdown(result.markdown)) });
 }
 
 /**

@@ -113,7 +113,7 @@ describe("posting a stream by post + edit", () => {
       { markdown: "all at once" },
     ]);
     expect(adapter.callsOf("editMessage")).toHaveLength(0);
-    expect((sent as { text?: string }).text).toBe("all at once");
+    expect(sent.text).toBe("all at once");
   });
 
   it("continues by post + edit where an adapter that declined stopped reading", async () => {

@@ -142,7 +142,7 @@ describe("ThreadImpl", () => {
         "mock-msg-1",
         { markdown: "This is a test message." },
       ]);
-      expect((result as { text?: string }).text).toBe("This is a test message.");
+      expect(result.text).toBe("This is a test message.");
     });
 
     it("should throttle edits to avoid rate limits", async () => {
@@ -255,7 +255,7 @@ describe("ThreadImpl", () => {
         createTextStream(["hello", ".", "\n", "how", " are", " you?"]),
       );
 
-      expect((result as { text?: string }).text).toBe("hello.\nhow are you?");
+      expect(result.text).toBe("hello.\nhow are you?");
       expect(captured.chunks).toEqual(["hello", ".", "\n", "how", " are", " you?"]);
     });
 
@@ -264,7 +264,7 @@ describe("ThreadImpl", () => {
       const result = await env.thread.post(createTextStream(["hello.", "\n\n", "how are you?"]));
 
       // The plain text of two paragraphs joins them without a separator (mdast-util-to-string).
-      expect((result as { text?: string }).text).toBe("hello.how are you?");
+      expect(result.text).toBe("hello.how are you?");
       expect(captured.chunks).toEqual(["hello.", "\n\n", "how are you?"]);
     });
 
@@ -274,7 +274,7 @@ describe("ThreadImpl", () => {
         createTextStream(["hello", ".", "how", " are", " you?"]),
       );
 
-      expect((result as { text?: string }).text).toBe("hello.how are you?");
+      expect(result.text).toBe("hello.how are you?");
     });
 
     it("should preserve newlines in fallback streaming path", async () => {
@@ -286,7 +286,7 @@ describe("ThreadImpl", () => {
         "mock-msg-1",
         { markdown: "hello.\nhow are you?" },
       ]);
-      expect((result as { text?: string }).text).toBe("hello.\nhow are you?");
+      expect(result.text).toBe("hello.\nhow are you?");
     });
 
     it("should close incomplete markdown in intermediate fallback edits", async () => {
@@ -298,7 +298,7 @@ describe("ThreadImpl", () => {
       await env.clock.advance(200);
       const result = await posting;
 
-      expect((result as { text?: string }).text).toBe("Hello world done");
+      expect(result.text).toBe("Hello world done");
       const edits = editContents(env.adapter);
       // At least one intermediate edit showed the half-written bold, closed.
       expect(edits).toContain("Hello **wor**");
@@ -500,7 +500,7 @@ describe("ThreadImpl", () => {
           status: "complete",
         }),
       );
-      expect((result as { text?: string }).text).toBe("Hello world");
+      expect(result.text).toBe("Hello world");
     });
 
     it("should accumulate text from markdown_text StreamChunks", async () => {
@@ -513,7 +513,7 @@ describe("ThreadImpl", () => {
 
       const result = await env.thread.post(mdChunkStream());
 
-      expect((result as { text?: string }).text).toBe("Hello World");
+      expect(result.text).toBe("Hello World");
     });
 
     it("should extract only text for fallback streaming when chunks are present", async () => {
