@@ -23,6 +23,14 @@ export interface StateConformanceHarness {
   shortTtlMs?: number;
   /** Extra time added when waiting out a TTL, for clock skew and load. Default 1. */
   expirySlackMs?: number;
+  /**
+   * How many claim records the backend holds for `state`'s store, counted behind its back (raw
+   * keys, table rows, the in-memory map) after letting it purge what it purges by itself — e.g.
+   * `purgeExpired()` for memory and Postgres; nothing for Redis, whose TTLs do it. Required: the
+   * housekeeping case fails without it, since an unpurged record is invisible through the
+   * contract.
+   */
+  storedClaimRecords?(state: StateAdapter): Promise<number>;
   /** Frees one test's backend (and its peers). Default: `disconnect()` each. */
   dispose?(state: StateAdapter, peers: readonly StateAdapter[]): Promise<void>;
 }
@@ -43,6 +51,8 @@ export interface ConformanceContext {
   waitOut(ttlMs: number): Promise<void>;
   /** The client for the i-th of several concurrent callers (round-robin over `clients`). */
   client(i: number): StateAdapter;
+  /** The harness's `storedClaimRecords` for `state`; rejects when the harness has none. */
+  storedClaimRecords(): Promise<number>;
 }
 
 /** Ten minutes: comfortably longer than any test, on any machine. */

@@ -73,6 +73,14 @@ function createContext(
     advanceTime: (ms) => harness.advanceTime(ms),
     waitOut: (ttlMs) => harness.advanceTime(ttlMs + slackMs),
     client: (i) => clients[i % clients.length] ?? state,
+    storedClaimRecords: async () => {
+      if (!harness.storedClaimRecords) {
+        throw new Error(
+          "the harness has no storedClaimRecords(state): give it one that counts the backend's claim records behind its back",
+        );
+      }
+      return harness.storedClaimRecords(state);
+    },
   };
 }
 

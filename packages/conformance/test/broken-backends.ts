@@ -38,22 +38,48 @@ export const extendAlwaysTrue: Breakage = (inner) => ({
   },
 });
 
-/** Fences count per key, so they repeat across keys (the upstream-style per-lock counter). */
+/**
+ * Fences count per key — allowed (DESIGN §4.1: strictly increasing per lock key) — and the suite
+ * must pass it: nothing may compare fences of different keys.
+ */
 export const fencePerKey: Breakage = (inner) => {
   const acquiresPerKey = new Map<string, number>();
-  const fenceOfToken = new Map<string, number>();
+  const fenceOfKey = new Map<string, number>();
   return {
     async acquireLock(key: string, ttlMs: number) {
       const lock = await inner.acquireLock(key, ttlMs);
       if (!lock) return null;
       const fence = (acquiresPerKey.get(key) ?? 0) + 1;
       acquiresPerKey.set(key, fence);
-      fenceOfToken.set(key, fence);
+      fenceOfKey.set(key, fence);
       return { ...lock, fence };
     },
     async inspectLock(key: string) {
       const info = await inner.inspectLock(key);
-      return info && { ...info, fence: fenceOfToken.get(key) ?? info.fence };
+      return info && { ...info, fence: fenceOfKey.get(key) ?? info.fence };
+    },
+  };
+};
+
+/**
+ * A key's fence is kept with its lock and starts over once the lock is gone (released, expired,
+ * force-released) — upstream's counter-in-the-lock-record: a stale holder can then carry a
+ * higher fence than the new one.
+ */
+export const fenceForgottenWithLock: Breakage = (inner) => {
+  const fenceOfKey = new Map<string, number>();
+  return {
+    async acquireLock(key: string, ttlMs: number) {
+      const held = await inner.inspectLock(key);
+      const lock = await inner.acquireLock(key, ttlMs);
+      if (!lock) return null;
+      const fence = held ? (fenceOfKey.get(key) ?? 0) + 1 : 1;
+      fenceOfKey.set(key, fence);
+      return { ...lock, fence };
+    },
+    async inspectLock(key: string) {
+      const info = await inner.inspectLock(key);
+      return info && { ...info, fence: fenceOfKey.get(key) ?? info.fence };
     },
   };
 };

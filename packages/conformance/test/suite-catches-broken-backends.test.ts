@@ -1,4 +1,4 @@
-import { createMemoryState } from "@baton/state-memory";
+import { createMemoryState, type MemoryState } from "@baton/state-memory";
 import { describe, expect, it } from "vitest";
 import { runStateConformance, type StateConformanceHarness } from "../src/index.js";
 import {
@@ -6,6 +6,7 @@ import {
   breakState,
   claimIgnoringGeneration,
   extendAlwaysTrue,
+  fenceForgottenWithLock,
   fencePerKey,
   lifoDequeue,
   nonAtomicEnqueue,
@@ -26,6 +27,10 @@ function memoryHarness(breakage?: Breakage): StateConformanceHarness {
     },
     advanceTime: async (ms) => {
       nowMs += ms;
+    },
+    storedClaimRecords: async (state) => {
+      (state as MemoryState).purgeExpired();
+      return (state as MemoryState).storedClaimCount();
     },
   };
 }
@@ -59,13 +64,28 @@ describe("the State conformance suite", () => {
     );
   });
 
-  it("fails a backend whose fences repeat across keys", async () => {
-    expect(await failingTitles(fencePerKey)).toEqual(
+  it("passes a backend whose fences count per key, since fences are ordered per lock key only", async () => {
+    expect(await failingTitles(fencePerKey)).toEqual([]);
+  });
+
+  it("fails a backend whose fence starts over once the key's lock is gone", async () => {
+    expect(await failingTitles(fenceForgottenWithLock)).toEqual(
       expect.arrayContaining([
-        "fences strictly increase across different keys",
-        "concurrent acquires of different keys all get distinct fences",
+        "fences strictly increase across acquire, expiry and re-acquire of one key",
+        "fences of one key strictly increase across holders on different clients, release and force-release",
+        "each key's fences increase on their own: other keys' acquires neither block nor reset them",
+        "concurrent acquires of one key after each release hand out distinct, increasing fences",
       ]),
     );
+  });
+
+  it("fails a harness that cannot count stored claim records, rather than skipping the purge case", async () => {
+    const { storedClaimRecords: _, ...withoutCount } = memoryHarness();
+    const results = await runStateConformance(withoutCount);
+    const failed = results.filter((result) => result.error !== undefined).map((r) => r.title);
+    expect(failed).toEqual([
+      "lapsed and re-armed claim records are purged, completed and live ones are kept",
+    ]);
   });
 
   it("fails a backend whose enqueue checks and writes in separate steps", async () => {

@@ -269,6 +269,7 @@ export class MemoryState implements StateAdapter {
   async claim(key: string, ttlMs: number): Promise<Claim | null> {
     this.ready("claim", key);
     assertTtlMs("claim", ttlMs);
+    this.maybePurge();
     const record = this.claims.get(key);
     const takeable =
       !record ||
@@ -305,12 +306,26 @@ export class MemoryState implements StateAdapter {
     return this.values.storedSize + this.locks.storedSize + this.lists.storedSize;
   }
 
-  /** Removes every expired value, lock and list now. */
+  /** Claim records held in memory, lapsed and re-armed ones awaiting purge included. */
+  storedClaimCount(): number {
+    return this.claims.size;
+  }
+
+  /**
+   * Removes every expired value, lock and list now, and every claim record that behaves like an
+   * absent one — re-armed, or claimed with its claim lapsed — as the server backends do.
+   * Completed records stay: completed work must never run again.
+   */
   purgeExpired(): void {
     this.values.purgeExpired();
     this.locks.purgeExpired();
     this.lists.purgeExpired();
-    this.lastPurgeAt = this.now();
+    const now = this.now();
+    for (const [key, record] of this.claims) {
+      const lapsed = record.status === "claimed" && record.expiresAt <= now;
+      if (record.status === "armed" || lapsed) this.claims.delete(key);
+    }
+    this.lastPurgeAt = now;
   }
 
   /** The record `claim` still owns, or undefined when its generation is stale or it ended. */

@@ -1,5 +1,5 @@
 import { describeStateAdapter } from "@baton/conformance";
-import { createMemoryState } from "../src/index.js";
+import { createMemoryState, type MemoryState } from "../src/index.js";
 
 let nowMs = Date.UTC(2026, 0, 1);
 const clock = { now: () => nowMs };
@@ -8,5 +8,9 @@ describeStateAdapter("memory", {
   create: () => createMemoryState({ clock }),
   advanceTime: async (ms) => {
     nowMs += ms;
+  },
+  storedClaimRecords: async (state) => {
+    (state as MemoryState).purgeExpired();
+    return (state as MemoryState).storedClaimCount();
   },
 });

@@ -1,5 +1,6 @@
 import { describeStateAdapter } from "@baton/conformance";
 import { silentLogger } from "@baton/core";
+import { escapeIdentifier } from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createPostgresState, type PostgresState } from "../src/index.js";
 import { createAdminPool, dropSchema, PGBOUNCER_URL, sleep, uniqueSchema } from "./support.js";
@@ -39,6 +40,13 @@ describeStateAdapter("postgres behind pgbouncer", {
   advanceTime: sleep,
   shortTtlMs: 300,
   expirySlackMs: 150,
+  storedClaimRecords: async (state) => {
+    await (state as PostgresState).purgeExpired();
+    const { rows } = await bouncer.query(
+      `SELECT count(*)::int AS n FROM ${escapeIdentifier((state as PostgresState).schema)}.claims`,
+    );
+    return rows[0].n;
+  },
   dispose: async (state, peers) => {
     for (const client of [state, ...peers]) await client.disconnect();
     drops.push(dropSchema(bouncer, (state as PostgresState).schema));

@@ -1,5 +1,6 @@
 import { describeStateAdapter } from "@baton/conformance";
 import { silentLogger } from "@baton/core";
+import { escapeIdentifier } from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createPostgresState, type PostgresState } from "../src/index.js";
 import { createAdminPool, dropSchema, sleep, TEST_URL, uniqueSchema } from "./support.js";
@@ -67,6 +68,13 @@ describeStateAdapter("postgres", {
   advanceTime: sleep,
   shortTtlMs: 300,
   expirySlackMs: 150,
+  storedClaimRecords: async (state) => {
+    await (state as PostgresState).purgeExpired();
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM ${escapeIdentifier((state as PostgresState).schema)}.claims`,
+    );
+    return rows[0].n;
+  },
   dispose: async (state, peers) => {
     for (const client of [state, ...peers]) await client.disconnect();
     // Dropping takes ~100 ms of the server's time; the next test need not wait for it.

@@ -1,8 +1,10 @@
 import { type Logger, StateError } from "@baton/core";
-import { createClient } from "redis";
+import { createClient, createCluster } from "redis";
+import { type CommandTarget, commandTarget } from "./command-target.js";
 import { isNoScript, toStateError } from "./errors.js";
 import {
   type RedisStateClient,
+  type RedisStateClusterClient,
   type ResolvedRedisStateOptions,
   redactPassword,
 } from "./options.js";
@@ -11,22 +13,23 @@ import type { LuaScript } from "./scripts.js";
 /** One command's arguments, e.g. `["SET", key, value]`. */
 export type RedisArgs = readonly string[];
 
-/** Sends one command within the current call's time budget. */
-type Send = (args: RedisArgs) => Promise<unknown>;
+/**
+ * Sends one command within the current call's time budget. `firstKey` routes it on a cluster
+ * (every command and script this backend sends names its keys, all of one slot); `pinned` sends it
+ * on the connection of the node that owns `firstKey`'s slot instead of letting the cluster client
+ * fan it out (for `WAIT`, which counts that connection's writes).
+ */
+type Send = (args: RedisArgs, firstKey?: string, pinned?: boolean) => Promise<unknown>;
 
-/** The part of a node-redis client this module uses to run commands. */
-interface CommandClient {
-  sendCommand(
-    args: RedisArgs,
-    options?: { abortSignal?: AbortSignal; typeMapping?: object },
-  ): Promise<unknown>;
-  readonly isOpen: boolean;
-}
+/** A client this connection owns: a single-node client or a cluster client. */
+type OwnedClient = RedisStateClient | RedisStateClusterClient;
 
 /** After a connection drop, wait this long before the first reconnect attempt, doubling after. */
 const RECONNECT_BASE_DELAY_MS = 50;
 /** The longest wait between reconnect attempts. */
 const RECONNECT_MAX_DELAY_MS = 2_000;
+/** Reconnect attempts to one cluster node before its connection is dropped. */
+const CLUSTER_NODE_RECONNECT_ATTEMPTS = 4;
 
 /**
  * The connection under a `RedisState`: opens (or borrows) the node-redis client, and runs each
@@ -35,8 +38,8 @@ const RECONNECT_MAX_DELAY_MS = 2_000;
  * command still waiting to be written at that moment is withdrawn, so it cannot run late.
  */
 export class RedisConnection {
-  private client: CommandClient | undefined;
-  private ownedClient: RedisStateClient | undefined;
+  private client: CommandTarget | undefined;
+  private ownedClient: OwnedClient | undefined;
   private connecting: Promise<void> | undefined;
   private connected = false;
   private readonly logger: Logger;
@@ -69,9 +72,24 @@ export class RedisConnection {
     if (owned) await this.close(owned);
   }
 
-  /** Runs one command. */
+  /** True when the servers are a Redis Cluster (from `cluster`, or a cluster client given). */
+  get isCluster(): boolean {
+    return this.client?.isCluster ?? this.options.cluster !== undefined;
+  }
+
+  /** Runs one command; `args[1]` is its key (every keyed command this backend sends). */
   command<T = unknown>(step: string, args: RedisArgs): Promise<T> {
-    return this.run(step, (send) => send(args)) as Promise<T>;
+    return this.run(step, (send) => send(args, args[1])) as Promise<T>;
+  }
+
+  /**
+   * Runs `WAIT replicas timeoutMs` on the connection that wrote `key` and returns how many
+   * replicas acknowledged every write sent on it so far.
+   */
+  waitForReplicas(step: string, key: string, replicas: number, timeoutMs: number): Promise<number> {
+    return this.run(step, (send) =>
+      send(["WAIT", String(replicas), String(timeoutMs)], key, true),
+    ).then(Number);
   }
 
   /** Runs one script: EVALSHA, and EVAL only when Redis answers NOSCRIPT (one extra trip). */
@@ -82,12 +100,13 @@ export class RedisConnection {
     args: readonly string[],
   ): Promise<T> {
     const tail = [String(keys.length), ...keys, ...args];
+    // A node that never ran the script (a fresh node, a promoted replica) answers NOSCRIPT once.
     return this.run(step, async (send) => {
       try {
-        return await send(["EVALSHA", script.sha1, ...tail]);
+        return await send(["EVALSHA", script.sha1, ...tail], keys[0]);
       } catch (error) {
         if (!isNoScript(error)) throw error;
-        return send(["EVAL", script.source, ...tail]);
+        return send(["EVAL", script.source, ...tail], keys[0]);
       }
     }) as Promise<T>;
   }
@@ -114,15 +133,15 @@ export class RedisConnection {
 
   private async withDeadline(
     step: string,
-    client: CommandClient,
+    client: CommandTarget,
     work: (send: Send) => Promise<unknown>,
   ): Promise<unknown> {
     const timeoutMs = this.options.timeoutMs;
     const abort = new AbortController();
     // typeMapping {} overrides any client-level mapping: replies come back as plain strings
     // and numbers whatever the client was configured with.
-    const send: Send = (args) =>
-      client.sendCommand(args, { abortSignal: abort.signal, typeMapping: {} });
+    const send: Send = (args, firstKey, pinned) =>
+      client.send(args, firstKey, pinned === true, { abortSignal: abort.signal, typeMapping: {} });
     const pending = work(send);
     // Once the deadline wins, the work may still settle (or reject with AbortError): never let
     // that become an unhandled rejection.
@@ -154,37 +173,41 @@ export class RedisConnection {
   private async open(): Promise<void> {
     const given = this.options.client;
     if (given) {
-      if (!given.isOpen) {
+      const target = commandTarget(given);
+      if (!target.isOpen) {
         throw new StateError(
           "unavailable",
           "the client given in options.client is not open; call its connect() first (this backend never opens or closes a client it did not create)",
           { step: "connect" },
         );
       }
-      await this.verify(given);
-      this.client = given;
+      await this.verify(target);
+      this.client = target;
       this.connected = true;
       return;
     }
-    const client = this.createOwnedClient();
+    const client = this.options.cluster ? this.createOwnedCluster() : this.createOwnedClient();
+    const target = commandTarget(client);
     try {
-      await this.withConnectDeadline(client);
+      await this.withConnectDeadline(client, target);
     } catch (error) {
       client.destroy();
       throw error;
     }
-    this.client = client;
+    this.client = target;
     this.ownedClient = client;
     this.connected = true;
   }
 
   /** Connects `client` and verifies the server, all within one `timeoutMs`. */
-  private async withConnectDeadline(client: RedisStateClient): Promise<void> {
-    const where = redactPassword(this.options.url ?? "");
+  private async withConnectDeadline(client: OwnedClient, target: CommandTarget): Promise<void> {
+    const where = redactPassword(
+      this.options.url ?? this.options.cluster?.rootNodes.map((node) => node.url).join(", ") ?? "",
+    );
     try {
-      await this.withDeadline("connect", client, async () => {
+      await this.withDeadline("connect", target, async () => {
         await client.connect();
-        await this.verify(client);
+        await this.verify(target);
       });
     } catch (error) {
       const mapped = toStateError("connect", error);
@@ -200,7 +223,7 @@ export class RedisConnection {
    * Checks that the server answers and is Redis 7.0 or later (the scripts use PEXPIRETIME), so a
    * wrong server fails at startup rather than at the first lock.
    */
-  private async verify(client: CommandClient): Promise<void> {
+  private async verify(client: CommandTarget): Promise<void> {
     const info = await this.withDeadline("connect", client, (send) => send(["INFO", "server"]));
     const version = /redis_version:(\d+)\./.exec(String(info))?.[1];
     if (version !== undefined && Number(version) < 7) {
@@ -253,8 +276,59 @@ export class RedisConnection {
     return client as unknown as RedisStateClient;
   }
 
+  /**
+   * A cluster client: node-redis discovers the topology from the root nodes, follows MOVED/ASK,
+   * and refreshes the topology when a node's connection drops (a failover). Every node
+   * connection gets the same settings as a single-node client, and the credentials and TLS of
+   * the first root node's URL.
+   */
+  private createOwnedCluster(): RedisStateClusterClient {
+    const { cluster, timeoutMs, keyPrefix } = this.options;
+    const rootNodes = cluster?.rootNodes ?? [];
+    const first = new URL(rootNodes[0]?.url ?? "redis://127.0.0.1:6379");
+    let outageLogged = false;
+    const client = createCluster({
+      rootNodes: rootNodes.map((node) => ({ url: node.url })),
+      defaults: {
+        name: `baton:${keyPrefix}`.replace(/[^\w:.-]/g, "_"),
+        disableOfflineQueue: true,
+        ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+        ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+        socket: {
+          connectTimeout: timeoutMs,
+          ...(first.protocol === "rediss:" ? { tls: true as const } : {}),
+          // A node that stays down (a killed master) is given up after a few attempts: its
+          // connection is dropped, the topology is refreshed, and a later command reconnects
+          // to whoever serves the slot then. Retrying one address forever would stall
+          // discovery, which waits for the connections it opens.
+          reconnectStrategy: (retries: number) =>
+            retries >= CLUSTER_NODE_RECONNECT_ATTEMPTS
+              ? false
+              : Math.min(RECONNECT_BASE_DELAY_MS * 2 ** retries, RECONNECT_MAX_DELAY_MS),
+        },
+      },
+    });
+    // Without listeners, node-redis errors would crash the process.
+    client.on("error", (error: unknown) => {
+      this.logger.debug(`redis cluster error: ${(error as Error)?.message ?? error}`);
+    });
+    client.on("node-error", (error: unknown, node: { host?: string; port?: number }) => {
+      const message = `redis cluster node ${node?.host}:${node?.port}: ${(error as Error)?.message ?? error}`;
+      if (outageLogged) {
+        this.logger.debug(message);
+      } else {
+        outageLogged = true;
+        this.logger.warn(`${message} (the cluster client re-discovers the topology)`);
+      }
+    });
+    client.on("node-ready", () => {
+      outageLogged = false;
+    });
+    return client as unknown as RedisStateClusterClient;
+  }
+
   /** Closes gracefully (pending replies first), but never waits longer than `timeoutMs`. */
-  private async close(client: RedisStateClient): Promise<void> {
+  private async close(client: OwnedClient): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), this.options.timeoutMs);

@@ -1,32 +1,65 @@
 /**
+ * How many shards the pending-queue index has. Every queue belongs to one shard, chosen by a hash
+ * of its key; the shard, the queue, its lock and its fence record share one hash tag, so they sit
+ * in one Redis Cluster slot. 64 tags spread evenly over the masters of any cluster up to a dozen
+ * masters or so, and keep a sweep (one `SRANDMEMBER` per shard, pipelined) cheap.
+ */
+export const PENDING_INDEX_SHARDS = 64;
+
+/**
  * The Redis key layout of one backend (one `keyPrefix`). Every key starts with `<prefix>:`.
  *
- * Per-key items put the caller's key inside a hash tag, `<prefix>:<namespace>:{<key>}` (the
- * braces are literal), so the lock, queue, value, list, claim and subscription of one key string
- * all hash to one Redis Cluster slot, and each capability has its own namespace segment, so they
- * never collide. Two keys are global, one per backend: the fence counter (`<prefix>:fence`, one
- * sequence for every lock and claim) and the pending-queue index (`<prefix>:pending`, a set of
- * the caller's queue keys). Exported for operators and tests; the backend never scans keys.
+ * Redis Cluster runs a script or a multi-key command only when every key it names hashes to one
+ * slot, and hashes only the text between the first `{` and the next `}` (the hash tag) when a key
+ * has one. So:
+ *
+ * - A **thread's coordination keys** — its lock, its fence record, its queue — and the
+ *   **pending-index shard** that lists the queue share the tag `{b<n>}`, where `n` is a bucket
+ *   (FNV-1a of the key, modulo {@link PENDING_INDEX_SHARDS}): `<prefix>:lock:{b17}:<key>`,
+ *   `<prefix>:fence:{b17}:<key>`, `<prefix>:queue:{b17}:<key>`, `<prefix>:pending:{b17}`. The
+ *   caller's key follows the tag verbatim: only the first tag counts, and the bucket is a function
+ *   of the key, so distinct keys never share a Redis key.
+ * - **Other per-key items** (values, lists, claims, subscriptions) put the caller's key itself in
+ *   the tag, `<prefix>:<namespace>:{<key>}` (with `%` and `}` escaped), spreading them over all
+ *   slots.
+ *
+ * There is no global key: fences are per lock key (DESIGN §4.1), so nothing forces every lock
+ * into one slot. Each capability has its own namespace segment, so they never collide. Exported
+ * for operators and tests; the backend never scans keys.
  */
 export class RedisKeyLayout {
-  /** The fence counter: one never-resetting sequence for all locks and claim generations. */
-  readonly fence: string;
-  /** A Redis set holding the caller's key of every non-empty queue. */
-  readonly pendingQueues: string;
+  /** Every shard of the pending-queue index, each a Redis set of the caller's queue keys. */
+  readonly pendingShards: readonly string[];
 
   constructor(readonly prefix: string) {
-    this.fence = `${prefix}:fence`;
-    this.pendingQueues = `${prefix}:pending`;
+    this.pendingShards = Array.from(
+      { length: PENDING_INDEX_SHARDS },
+      (_, bucket) => `${prefix}:pending:${bucketTag(bucket)}`,
+    );
   }
 
   /** A string `<fence>:<token>` with the lock's TTL. */
   lock(key: string): string {
-    return this.item("lock", key);
+    return this.coordination("lock", key);
+  }
+
+  /**
+   * The last fence issued on lock `key` (a decimal string), so the next one is higher even after
+   * the lock itself expired or was released. Kept {@link FENCE_RECORD_TTL_MS} after the last
+   * acquire; past that, the server's clock alone keeps fences increasing (see `NEXT_FENCE`).
+   */
+  fence(key: string): string {
+    return this.coordination("fence", key);
   }
 
   /** A list of JSON queue entries, oldest first. */
   queue(key: string): string {
-    return this.item("queue", key);
+    return this.coordination("queue", key);
+  }
+
+  /** The pending-index shard that lists queue `key` while it holds entries. */
+  pendingShard(key: string): string {
+    return `${this.prefix}:pending:${bucketTag(bucketOf(key))}`;
   }
 
   /** A JSON string, with the value's TTL when it has one. */
@@ -39,7 +72,11 @@ export class RedisKeyLayout {
     return this.item("list", key);
   }
 
-  /** A hash with fields status, generation, expiresAt; kept without TTL so completed work stays done. */
+  /**
+   * A hash with fields status, generation, expiresAt. A claimed record expires with its claim and
+   * a re-armed one is deleted (absent means armed); a completed record has no TTL, so completed
+   * work stays done.
+   */
   claim(key: string): string {
     return this.item("claim", key);
   }
@@ -54,9 +91,34 @@ export class RedisKeyLayout {
     return `${escapeGlob(this.prefix)}:*`;
   }
 
+  private coordination(namespace: string, key: string): string {
+    return `${this.prefix}:${namespace}:${bucketTag(bucketOf(key))}:${key}`;
+  }
+
   private item(namespace: string, key: string): string {
     return `${this.prefix}:${namespace}:{${escapeHashTag(key)}}`;
   }
+}
+
+/** How long a lock key's fence record outlives its last acquire: one day. */
+export const FENCE_RECORD_TTL_MS = 86_400_000;
+
+/** The hash tag of bucket `n`. */
+function bucketTag(bucket: number): string {
+  return `{b${bucket}}`;
+}
+
+/**
+ * The bucket of `key`: 32-bit FNV-1a over its UTF-8 bytes, modulo {@link PENDING_INDEX_SHARDS}.
+ * Stable across processes and releases (changing it moves every lock: a migration).
+ */
+export function bucketOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(key, "utf8")) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % PENDING_INDEX_SHARDS;
 }
 
 /**

@@ -13,8 +13,9 @@ import {
   ValidationError,
 } from "@baton/core";
 import { RedisConnection } from "./connection.js";
-import { RedisKeyLayout } from "./keys.js";
+import { FENCE_RECORD_TTL_MS, RedisKeyLayout } from "./keys.js";
 import { type RedisStateOptions, resolveRedisStateOptions } from "./options.js";
+import { ReplicaConfirmation } from "./replication.js";
 import {
   ACQUIRE_LOCK,
   APPEND_TO_LIST,
@@ -46,12 +47,14 @@ const NO_KEY: unique symbol = Symbol("no key");
 const DEFAULT_PENDING_LIMIT = 100;
 
 /**
- * The Redis State backend. Every operation is one Redis command or one Lua script — one round
- * trip, atomic on the server — and expiry is judged by the Redis server's clock (PX, PEXPIRE,
- * PEXPIRETIME, TIME), so instances with skewed clocks agree. Every call is bounded by `timeoutMs`
- * and fails with a `StateError` naming its step; invalid arguments reject with a
- * `ValidationError` before anything is sent. Data lives in Redis and survives `disconnect()`;
- * the fence sequence is one counter per `keyPrefix`.
+ * The Redis State backend, on one Redis or a Redis Cluster. Every operation is one Redis command
+ * or one Lua script — one round trip, atomic on the server, all its keys in one cluster slot —
+ * and expiry is judged by the Redis server's clock (PX, PEXPIRE, PEXPIRETIME, TIME), so instances
+ * with skewed clocks agree. Every call is bounded by `timeoutMs` and fails with a `StateError`
+ * naming its step; invalid arguments reject with a `ValidationError` before anything is sent.
+ * Data lives in Redis and survives `disconnect()`; fences strictly increase per lock key, also
+ * after the lock and its fence record are gone (see `NEXT_FENCE` for the clock assumption).
+ * With `replication`, lock writes are confirmed on replicas (`WAIT`) before they count.
  */
 export class RedisState implements StateAdapter {
   readonly name = "redis";
@@ -59,12 +62,20 @@ export class RedisState implements StateAdapter {
   readonly keyPrefix: string;
   private readonly keys: RedisKeyLayout;
   private readonly connection: RedisConnection;
+  private readonly replicas: ReplicaConfirmation | undefined;
 
   constructor(options: RedisStateOptions) {
     const resolved = resolveRedisStateOptions(options);
     this.keyPrefix = resolved.keyPrefix;
     this.keys = new RedisKeyLayout(resolved.keyPrefix);
     this.connection = new RedisConnection(resolved);
+    this.replicas =
+      resolved.replication && new ReplicaConfirmation(this.connection, resolved.replication);
+  }
+
+  /** True when connected to (or configured for) a Redis Cluster. */
+  get isCluster(): boolean {
+    return this.connection.isCluster;
   }
 
   /**
@@ -168,8 +179,9 @@ export class RedisState implements StateAdapter {
   }
 
   /**
-   * One script: `SET NX PX` and the next fence together. `expiresAt` is the key's PEXPIRETIME:
-   * epoch milliseconds by the Redis server's clock.
+   * One script: `SET NX PX` and the next fence of this key together (lock and fence record share
+   * a slot). `expiresAt` is the key's PEXPIRETIME: epoch milliseconds by the Redis server's
+   * clock. With `replication`, a `WAIT` follows; an unconfirmed lock is released and rejects.
    */
   async acquireLock(key: string, ttlMs: number): Promise<Lock | null> {
     const step = "acquire lock";
@@ -179,11 +191,20 @@ export class RedisState implements StateAdapter {
     const reply = await this.connection.script<[number, number] | []>(
       step,
       ACQUIRE_LOCK,
-      [this.keys.lock(key), this.keys.fence],
-      [token, pxArgument(ttlMs)],
+      [this.keys.lock(key), this.keys.fence(key)],
+      [token, pxArgument(ttlMs), String(FENCE_RECORD_TTL_MS)],
     );
     if (reply.length === 0) return null;
-    return { key, token, fence: Number(reply[0]), expiresAt: Number(reply[1]) };
+    const lock = { key, token, fence: Number(reply[0]), expiresAt: Number(reply[1]) };
+    try {
+      await this.replicas?.confirm(step, this.keys.lock(key));
+    } catch (error) {
+      // Not on enough replicas: a failover could hand the key to someone else while our handler
+      // runs. Give it back (best effort) and fail, so nothing starts under it.
+      await this.releaseLock(lock).catch(() => false);
+      throw error;
+    }
+    return lock;
   }
 
   /** One script: compares the token, then `PEXPIRE`; an expired key is gone, never revived. */
@@ -197,6 +218,7 @@ export class RedisState implements StateAdapter {
       [this.keys.lock(lock.key)],
       [String(lock.token), pxArgument(ttlMs)],
     );
+    if (reply === 1) await this.replicas?.confirm(step, this.keys.lock(lock.key));
     return reply === 1;
   }
 
@@ -232,7 +254,10 @@ export class RedisState implements StateAdapter {
     return { key, fence: Number(reply[0]), expiresAt: Number(reply[1]) };
   }
 
-  /** One script: full check, eviction (`LPOP n`), `RPUSH` and the pending-index update. */
+  /**
+   * One script: full check, eviction (`LPOP n`), `RPUSH` and the update of the queue's
+   * pending-index shard (same slot as the queue).
+   */
   async enqueue(key: string, entry: QueueEntry, options: EnqueueOptions): Promise<EnqueueResult> {
     this.ready("enqueue", key);
     assertEnqueueOptions(options);
@@ -240,7 +265,7 @@ export class RedisState implements StateAdapter {
     const reply = await this.connection.script<[number, number, ...string[]]>(
       "enqueue",
       ENQUEUE,
-      [this.keys.queue(key), this.keys.pendingQueues],
+      [this.keys.queue(key), this.keys.pendingShard(key)],
       [text, String(options.maxSize), options.onFull, key],
     );
     const [depth, refused, ...evicted] = reply;
@@ -257,7 +282,7 @@ export class RedisState implements StateAdapter {
     const reply = await this.connection.script<[string] | []>(
       "dequeue",
       DEQUEUE,
-      [this.keys.queue(key), this.keys.pendingQueues],
+      [this.keys.queue(key), this.keys.pendingShard(key)],
       [key],
     );
     const head = reply[0];
@@ -272,19 +297,25 @@ export class RedisState implements StateAdapter {
   }
 
   /**
-   * Up to `limit` distinct keys drawn at random from the pending-queue index (SRANDMEMBER): one
-   * command, bounded by `limit`, never a keyspace scan. Random draws mean that when more than
-   * `limit` queues wait, repeated sweeps reach all of them rather than the same few.
+   * Up to `limit` distinct keys drawn at random from the shards of the pending-queue index: one
+   * `SRANDMEMBER` per shard, sent together (pipelined, to every master at once on a cluster),
+   * never a keyspace scan. Shards are visited from a random one on, and random draws mean that
+   * when more than `limit` queues wait, repeated sweeps reach all of them rather than the same
+   * few. Each shard costs one command per sweep, whether empty or not.
    */
   async pendingQueueKeys(limit = DEFAULT_PENDING_LIMIT): Promise<string[]> {
     const step = "list pending queues";
     this.ready(step);
     assertPositiveInteger(step, "limit", limit);
-    return this.connection.command<string[]>(step, [
-      "SRANDMEMBER",
-      this.keys.pendingQueues,
-      String(limit),
-    ]);
+    const shards = this.keys.pendingShards;
+    const start = Math.floor(Math.random() * shards.length);
+    const ordered = [...shards.slice(start), ...shards.slice(0, start)];
+    const draws = await Promise.all(
+      ordered.map((shard) =>
+        this.connection.command<string[]>(step, ["SRANDMEMBER", shard, String(limit)]),
+      ),
+    );
+    return draws.flat().slice(0, limit);
   }
 
   /** One script: `RPUSH`, `LTRIM` and `PEXPIRE` together. */
@@ -323,8 +354,9 @@ export class RedisState implements StateAdapter {
   }
 
   /**
-   * Claim records have no TTL: a completed record must keep later claims out for good. Expiry of
-   * a live claim is judged against the Redis server's clock.
+   * One script. A claimed record expires with its claim (PEXPIREAT), a re-armed one is deleted,
+   * a completed one is kept for good, so lapsed claims leave no key behind. Expiry of a live claim
+   * is judged against the Redis server's clock; generations strictly increase per key.
    */
   async claim(key: string, ttlMs: number): Promise<Claim | null> {
     this.ready("claim", key);
@@ -332,7 +364,7 @@ export class RedisState implements StateAdapter {
     const reply = await this.connection.script<[number, number] | []>(
       "claim",
       CLAIM,
-      [this.keys.claim(key), this.keys.fence],
+      [this.keys.claim(key)],
       [pxArgument(ttlMs)],
     );
     if (reply.length === 0) return null;

@@ -28,20 +28,23 @@ local function now_ms()
 end`;
 
 /**
- * Draws the next fence from the backend's one sequence: max(previous + 1, the server's time in
- * microseconds). It strictly increases like a counter, and it also keeps increasing when Redis
- * forgets or rewinds the counter — a restart without persistence, an eviction, a failover to a
- * replica that had not received the latest writes — because every fence issued before was at most
- * the time it was issued (fewer than one fence per microsecond is drawn), and time has moved on.
- * Fences are about 1.8e15 today: safe integers until the year 2255.
+ * Draws the next fence of one lock key: max(previous + 1, the server's time in microseconds),
+ * where previous is the key's own fence record (same hash slot as the lock). It strictly
+ * increases like a counter, and it keeps increasing when Redis forgets or rewinds the record — a
+ * restart without persistence, an eviction, the record's TTL, a failover to a replica that had not
+ * received the latest writes — because every fence issued before was at most the time it was
+ * issued (one key never draws more than one fence per microsecond: each draw is a script of its
+ * own), and time has moved on. That last part is the clock assumption: the clocks of the nodes
+ * that may serve a slot (master and replicas) agree within less than a failover takes (docs/
+ * operations.md). Fences are about 1.8e15 today: safe integers until the year 2255.
  */
 const NEXT_FENCE = `
-local function next_fence(counter)
+local function next_fence(record, record_ttl_ms)
   local t = redis.call('TIME')
   local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  local previous = tonumber(redis.call('GET', counter)) or 0
+  local previous = tonumber(redis.call('GET', record)) or 0
   local fence = math.max(previous + 1, now_us)
-  redis.call('SET', counter, string.format('%.0f', fence))
+  redis.call('SET', record, string.format('%.0f', fence), 'PX', record_ttl_ms)
   return fence
 end`;
 
@@ -52,14 +55,14 @@ local function lock_token(value)
 end`;
 
 /**
- * KEYS: lock, fence counter. ARGV: token, ttlMs.
+ * KEYS: lock, the lock key's fence record (one slot). ARGV: token, ttlMs, fence record TTL in ms.
  * Reply: `{}` when held, else `{fence, expiresAtMs}`.
  */
 export const ACQUIRE_LOCK = script(
   "acquire lock",
   `${NEXT_FENCE}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {} end
-local fence = next_fence(KEYS[2])
+local fence = next_fence(KEYS[2], ARGV[3])
 redis.call('SET', KEYS[1], string.format('%.0f', fence) .. ':' .. ARGV[1], 'PX', ARGV[2])
 return {fence, redis.call('PEXPIRETIME', KEYS[1])}`,
 );
@@ -101,7 +104,8 @@ return {tonumber(fence), redis.call('PEXPIRETIME', KEYS[1])}`,
 );
 
 /**
- * KEYS: queue, pending index. ARGV: entry JSON, maxSize, onFull, the caller's queue key.
+ * KEYS: queue, its pending-index shard (one slot). ARGV: entry JSON, maxSize, onFull, the
+ * caller's queue key.
  * Reply: `{depth, refused (0|1), evicted JSON…}`. The full check, eviction, append and index
  * update are one step, so concurrent enqueues never overfill and never lose an entry.
  */
@@ -124,7 +128,7 @@ return reply`,
 );
 
 /**
- * KEYS: queue, pending index. ARGV: the caller's queue key. Reply: `{}` or `{entry JSON}`.
+ * KEYS: queue, its pending-index shard. ARGV: the caller's queue key. Reply: `{}` or `{entry JSON}`.
  * The index entry goes in the same step as the last entry, and a stale index entry (a queue
  * emptied behind the backend's back) is dropped by the next dequeue.
  */
@@ -235,35 +239,47 @@ return {1, merged}`,
 );
 
 /**
- * KEYS: claim record, fence counter. ARGV: ttlMs. Reply: `{}` or `{generation, expiresAtMs}`.
- * Takeable when absent (armed), re-armed, or claimed with an expiry at or before the server's now.
+ * KEYS: claim record. ARGV: ttlMs. Reply: `{}` or `{generation, expiresAtMs}`.
+ * Takeable when absent (armed, lapsed and purged), or claimed with an expiry at or before the
+ * server's now. The generation is max(the record's + 1, the server's time in µs), like a fence, so
+ * it strictly increases per key also after the record expired. A claimed record expires with its
+ * claim (PEXPIREAT): lapsed claims leave no key behind.
  */
 export const CLAIM = script(
   "claim",
   `${NOW_MS}
-${NEXT_FENCE}
 local now = now_ms()
-local record = redis.call('HMGET', KEYS[1], 'status', 'expiresAt')
+local record = redis.call('HMGET', KEYS[1], 'status', 'expiresAt', 'generation')
 local status = record[1]
 local takeable = (not status) or status == 'armed'
   or (status == 'claimed' and tonumber(record[2]) <= now)
 if not takeable then return {} end
-local generation = next_fence(KEYS[2])
+local t = redis.call('TIME')
+local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local generation = math.max((tonumber(record[3]) or 0) + 1, now_us)
 local expires_at = now + tonumber(ARGV[1])
 redis.call('HSET', KEYS[1], 'status', 'claimed',
   'generation', string.format('%.0f', generation), 'expiresAt', string.format('%.0f', expires_at))
+redis.call('PEXPIREAT', KEYS[1], string.format('%.0f', expires_at))
 return {generation, expires_at}`,
 );
 
 /**
  * KEYS: claim record. ARGV: generation, the new status (`completed` or `armed`).
  * Reply: 1 when the record was claimed with that generation and moved, else 0 (fails closed).
+ * A completed record loses its TTL and stays for good; a re-armed one is deleted, since an absent
+ * record is armed (its generation is then carried on by the server's clock).
  */
 export const FINISH_CLAIM = script(
   "finish claim",
   `
 local record = redis.call('HMGET', KEYS[1], 'status', 'generation')
 if record[1] ~= 'claimed' or record[2] ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'status', ARGV[2])
+if ARGV[2] == 'armed' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('HSET', KEYS[1], 'status', ARGV[2])
+  redis.call('PERSIST', KEYS[1])
+end
 return 1`,
 );

@@ -2,7 +2,13 @@ import { describeStateAdapter } from "@baton/conformance";
 import { silentLogger } from "@baton/core";
 import { afterAll } from "vitest";
 import { createRedisState, type RedisState } from "../src/index.js";
-import { connectRawClient, deleteKeysUnder, REDIS_URL, uniquePrefix } from "./redis-test-server.js";
+import {
+  connectRawClient,
+  deleteKeysUnder,
+  keysUnder,
+  REDIS_URL,
+  uniquePrefix,
+} from "./redis-test-server.js";
 
 // Throws at import when Redis is down: the file fails, it never skips.
 const raw = await connectRawClient();
@@ -17,6 +23,11 @@ describeStateAdapter("redis", {
   advanceTime: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   shortTtlMs: 300,
   expirySlackMs: 150,
+  // Redis purges claim records by their TTL; nothing to trigger.
+  storedClaimRecords: async (state) =>
+    (await keysUnder(raw, (state as RedisState).keyPrefix)).filter((key) =>
+      key.startsWith(`${(state as RedisState).keyPrefix}:claim:`),
+    ).length,
   dispose: async (state, peers) => {
     await deleteKeysUnder(raw, (state as RedisState).keyPrefix);
     for (const client of [state, ...peers]) await client.disconnect();

@@ -69,10 +69,11 @@ describe("what the backend really writes to Redis", () => {
     expect(await raw.exists(key)).toBe(0);
   });
 
-  it("puts every capability of one key in one cluster slot, under its own namespace", async () => {
+  it("puts a key's lock, fence record, queue and index shard in one slot, each capability in its own namespace", async () => {
     expect(keySlot("123456789")).toBe(0x31c3 % 16_384); // the CRC16 check value of Redis's spec
     const state = await openState();
-    for (const key of ["thread:slack:C1:T1", "a}b", "}leading", "%7D", "{x}"]) {
+    const keys = ["thread:slack:C1:T1", "a}b", "}leading", "%7D", "{x}"];
+    for (const key of keys) {
       await state.acquireLock(key, 60_000);
       await state.enqueue(key, entry("e"), { maxSize: 5, onFull: "drop-oldest" });
       await state.set(key, 1);
@@ -82,15 +83,32 @@ describe("what the backend really writes to Redis", () => {
     }
     const written = await keysUnder(raw, state.keyPrefix);
     const layout = new RedisKeyLayout(state.keyPrefix);
-    for (const key of ["thread:slack:C1:T1", "a}b", "}leading", "%7D", "{x}"]) {
-      const names = ["lock", "queue", "value", "list", "claim", "subscription"] as const;
-      const redisKeys = names.map((name) => layout[name](key));
-      expect(new Set(redisKeys).size).toBe(names.length);
-      for (const redisKey of redisKeys) expect(written).toContain(redisKey);
-      expect(new Set(redisKeys.map(keySlot)).size).toBe(1);
+    for (const key of keys) {
+      const coordination = [
+        layout.lock(key),
+        layout.fence(key),
+        layout.queue(key),
+        layout.pendingShard(key),
+      ];
+      const items = [
+        layout.value(key),
+        layout.list(key),
+        layout.claim(key),
+        layout.subscription(key),
+      ];
+      expect(new Set([...coordination, ...items]).size).toBe(8);
+      for (const redisKey of [...coordination, ...items]) expect(written).toContain(redisKey);
+      expect(new Set(coordination.map(keySlot)).size).toBe(1);
+      expect(new Set(items.map(keySlot)).size).toBe(1);
     }
-    expect(layout.lock("thread:slack:C1:T1")).toBe(`${state.keyPrefix}:lock:{thread:slack:C1:T1}`);
-    expect(layout.queue("a}b")).toBe(`${state.keyPrefix}:queue:{a%7Db}`);
+    expect(layout.lock("thread:slack:C1:T1")).toMatch(
+      new RegExp(`^${state.keyPrefix}:lock:\\{b\\d+\\}:thread:slack:C1:T1$`),
+    );
+    expect(layout.value("a}b")).toBe(`${state.keyPrefix}:value:{a%7Db}`);
+    // The buckets spread: 200 thread keys land in most of the 64 shards.
+    const shards = new Set(Array.from({ length: 200 }, (_, i) => layout.pendingShard(`t${i}`)));
+    expect(shards.size).toBeGreaterThan(48);
+    expect(layout.pendingShards).toHaveLength(64);
   });
 
   it("writes no key outside its prefix", async () => {
@@ -126,21 +144,29 @@ describe("what the backend really writes to Redis", () => {
 
   it("keeps in the pending index exactly the queues that hold entries", async () => {
     const state = await openState();
-    const index = new RedisKeyLayout(state.keyPrefix).pendingQueues;
+    const layout = new RedisKeyLayout(state.keyPrefix);
+    const indexed = async () =>
+      (await Promise.all(layout.pendingShards.map((shard) => raw.sMembers(shard)))).flat().sort();
+    const indexKeys = async () =>
+      (await Promise.all(layout.pendingShards.map((shard) => raw.exists(shard)))).reduce(
+        (sum, n) => sum + n,
+        0,
+      );
     const full = { maxSize: 1, onFull: "drop-newest" } as const;
     await state.enqueue("a", entry("a1"), full);
     await state.enqueue("a", entry("a2"), full); // refused: a stays indexed once
     await state.enqueue("b", entry("b1"), { maxSize: 1, onFull: "drop-oldest" });
     await state.enqueue("b", entry("b2"), { maxSize: 1, onFull: "drop-oldest" });
     await state.enqueue("c", entry("c1"), full);
-    expect((await raw.sMembers(index)).sort()).toEqual(["a", "b", "c"]);
+    expect(await indexed()).toEqual(["a", "b", "c"]);
+    expect(await raw.sMembers(layout.pendingShard("b"))).toContain("b");
     await state.dequeue("b");
-    expect((await raw.sMembers(index)).sort()).toEqual(["a", "c"]);
+    expect(await indexed()).toEqual(["a", "c"]);
     await state.dequeue("a");
     await state.dequeue("c");
-    expect(await raw.exists(index)).toBe(0);
+    expect(await indexKeys()).toBe(0);
     expect(await state.dequeue("c")).toBeNull();
-    expect(await raw.exists(index)).toBe(0);
+    expect(await indexKeys()).toBe(0);
   });
 
   it("drops a stale index entry when a queue was emptied behind its back", async () => {
@@ -193,30 +219,36 @@ describe("what the backend really writes to Redis", () => {
     }
   });
 
-  it("keeps fences increasing when Redis loses the fence counter", async () => {
+  it("keeps a key's fences increasing when Redis loses its fence record", async () => {
     const state = await openState();
+    const layout = new RedisKeyLayout(state.keyPrefix);
     const first = await state.acquireLock("a", 60_000);
-    const second = await state.acquireLock("b", 60_000);
-    await raw.del(new RedisKeyLayout(state.keyPrefix).fence); // e.g. a restart without persistence
-    const third = await state.acquireLock("c", 60_000);
+    if (!first) throw new Error("expected the lock");
+    expect(Number(await raw.get(layout.fence("a")))).toBe(first.fence);
+    const recordTtlMs = await raw.pTTL(layout.fence("a"));
+    expect(recordTtlMs).toBeGreaterThan(86_000_000); // kept a day after the last acquire
+    await state.releaseLock(first);
+    await raw.del(layout.fence("a")); // e.g. a restart without persistence, or the record's TTL
+    const second = await state.acquireLock("a", 60_000);
     const claim = await state.claim("w", 60_000);
-    if (!first || !second || !third || !claim) throw new Error("expected every acquire to win");
+    if (!second || !claim) throw new Error("expected every acquire to win");
     expect(second.fence).toBeGreaterThan(first.fence);
-    expect(third.fence).toBeGreaterThan(second.fence);
-    expect(claim.generation).toBeGreaterThan(third.fence);
     expect(Number.isSafeInteger(claim.generation)).toBe(true);
   });
 
-  it("keeps fences increasing when the fence counter goes back, as after a failover", async () => {
+  it("keeps a key's fences increasing when its fence record goes back, as after a failover", async () => {
     const state = await openState();
+    const layout = new RedisKeyLayout(state.keyPrefix);
     const before = await state.acquireLock("a", 60_000);
-    await raw.set(new RedisKeyLayout(state.keyPrefix).fence, "5"); // a replica that lagged behind
-    const after = await state.acquireLock("b", 60_000);
-    if (!before || !after) throw new Error("expected both acquires to win");
+    if (!before) throw new Error("expected the lock");
+    await raw.del(layout.lock("a")); // the lock, too, was lost with the master
+    await raw.set(layout.fence("a"), "5"); // a replica that lagged behind
+    const after = await state.acquireLock("a", 60_000);
+    if (!after) throw new Error("expected the acquire to win");
     expect(after.fence).toBeGreaterThan(before.fence);
   });
 
-  it("stores a claim as a hash and judges its expiry by the server's clock", async () => {
+  it("stores a claim as a hash that expires with the claim, and keeps a completed one", async () => {
     const state = await openState();
     const key = new RedisKeyLayout(state.keyPrefix).claim("w");
     const claim = await state.claim("w", 300);
@@ -229,12 +261,17 @@ describe("what the backend really writes to Redis", () => {
     const [seconds, micros] = (await raw.sendCommand(["TIME"])) as [string, string];
     const serverNowMs = Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
     expect(Math.abs(claim.expiresAt - (serverNowMs + 300))).toBeLessThan(200);
-    expect(await raw.pTTL(key)).toBe(-1); // no TTL: a completed record must stay
+    expect(await raw.pExpireTime(key)).toBe(claim.expiresAt); // purged by Redis when it lapses
     await sleep(450);
+    expect(await raw.exists(key)).toBe(0);
     const next = await state.claim("w", 60_000);
     expect(next?.generation).toBeGreaterThan(claim.generation);
     expect(await state.completeClaim(next as NonNullable<typeof next>)).toBe(true);
     expect(await raw.hGet(key, "status")).toBe("completed");
+    expect(await raw.pTTL(key)).toBe(-1); // no TTL: a completed record must stay
+    const other = await state.claim("r", 60_000);
+    expect(await state.rearmClaim(other as NonNullable<typeof other>)).toBe(true);
+    expect(await raw.exists(new RedisKeyLayout(state.keyPrefix).claim("r"))).toBe(0); // absent = armed
   });
 
   it("rejects invalid arguments before anything is written", async () => {
@@ -269,7 +306,7 @@ describe("options", () => {
     expect(caught).toBeInstanceOf(ConfigError);
     const problems = (caught as ConfigError).problems;
     expect(problems).toHaveLength(3);
-    expect(problems.join("\n")).toMatch(/url or client/);
+    expect(problems.join("\n")).toMatch(/url, cluster or client/);
     expect(problems.join("\n")).toMatch(/keyPrefix/);
     expect(problems.join("\n")).toMatch(/timeoutMs/);
   });
@@ -291,6 +328,28 @@ describe("options", () => {
       expect(problems).toHaveLength(4);
       expect(problems.join("\n")).not.toContain("secret");
     }
+  });
+
+  it("checks the cluster root nodes and the replication option", () => {
+    let caught: unknown;
+    try {
+      createRedisState({
+        cluster: { rootNodes: [{ url: "redis://127.0.0.1:7000" }, { url: "http://x" }] },
+        replication: { waitReplicas: 0, timeoutMs: 10_000 },
+        timeoutMs: 5_000,
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems.join("\n");
+    expect(problems).toMatch(/cluster\.rootNodes\[1\]\.url/);
+    expect(problems).toMatch(/replication\.waitReplicas/);
+    expect(problems).toMatch(/replication\.timeoutMs: must be below timeoutMs/);
+    expect(() =>
+      createRedisState({ url: REDIS_URL, cluster: { rootNodes: [{ url: REDIS_URL }] } }),
+    ).toThrow(/url and cluster: give one/);
+    expect(() => createRedisState({ cluster: { rootNodes: [] } })).toThrow(/cluster\.rootNodes/);
   });
 
   it("accepts a url alone and applies the defaults", () => {

@@ -66,12 +66,47 @@ export const claimCases = defineCases("claims", {
     assert.equal(await ctx.client(1).completeClaim(current), true);
   },
 
-  "generations are never reused across keys": async ({ state, longTtlMs }) => {
-    const claims = [];
-    for (const key of ["a", "b", "c"]) claims.push(await state.claim(key, longTtlMs));
-    const generations = claims.map((claim) => claim?.generation ?? 0);
-    assert.ok(
-      generations.every((generation, i) => i === 0 || generation > (generations[i - 1] ?? 0)),
+  "a key's generations strictly increase across takeover, re-arm and completion": async (ctx) => {
+    const generations: number[] = [];
+    const lapsed = await ctx.state.claim("w", ctx.shortTtlMs);
+    assert.ok(lapsed);
+    generations.push(lapsed.generation);
+    await ctx.waitOut(ctx.shortTtlMs);
+    const takeover = await ctx.client(1).claim("w", ctx.longTtlMs);
+    assert.ok(takeover);
+    generations.push(takeover.generation);
+    assert.equal(await ctx.client(1).rearmClaim(takeover), true);
+    const retry = await ctx.client(2).claim("w", ctx.longTtlMs);
+    assert.ok(retry);
+    generations.push(retry.generation);
+    assert.equal(await ctx.client(2).completeClaim(retry), true);
+    for (let i = 1; i < generations.length; i += 1) {
+      assert.ok(
+        (generations[i] ?? 0) > (generations[i - 1] ?? 0),
+        `generations must increase: ${generations}`,
+      );
+    }
+    assert.equal(await ctx.state.completeClaim(lapsed), false);
+    assert.equal(await ctx.state.completeClaim(takeover), false);
+  },
+
+  "lapsed and re-armed claim records are purged, completed and live ones are kept": async (ctx) => {
+    const lapsed = await ctx.state.claim("lapsed", ctx.shortTtlMs);
+    const rearmed = await ctx.state.claim("rearmed", ctx.longTtlMs);
+    const completed = await ctx.state.claim("completed", ctx.shortTtlMs);
+    const live = await ctx.state.claim("live", ctx.longTtlMs);
+    assert.ok(lapsed && rearmed && completed && live);
+    assert.equal(await ctx.state.rearmClaim(rearmed), true);
+    assert.equal(await ctx.state.completeClaim(completed), true);
+    await ctx.waitOut(ctx.shortTtlMs);
+    assert.equal(
+      await ctx.storedClaimRecords(),
+      2,
+      "only the completed and the live record may stay stored",
     );
+    assert.equal(await ctx.state.claim("completed", ctx.longTtlMs), null, "completed stays done");
+    assert.equal(await ctx.state.claim("live", ctx.longTtlMs), null, "the live claim still holds");
+    const again = await ctx.state.claim("lapsed", ctx.longTtlMs);
+    assert.ok(again && again.generation > lapsed.generation);
   },
 });

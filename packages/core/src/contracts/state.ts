@@ -53,9 +53,11 @@ export interface KeyValueState {
 }
 
 /**
- * A held lock. `token` proves ownership; `fence` orders holders: it comes from one sequence per
- * backend that never resets and strictly increases with every successful acquire on any key, so a
- * stale holder's fence is always smaller than a newer holder's.
+ * A held lock. `token` proves ownership; `fence` orders the holders of one lock key: it strictly
+ * increases with every successful acquire of that key, across holders, restarts and expiry (it
+ * never goes back, also after the lock record is gone), so a stale holder's fence is always
+ * smaller than a newer holder's. Fences of different keys are not comparable (DESIGN §4.1): that
+ * lets a backend keep every operation of one key in one shard.
  */
 export interface Lock {
   readonly key: string;
@@ -174,8 +176,8 @@ export interface ListState {
 
 /**
  * A claim on a piece of work that must run once (DESIGN §7.3). `generation` identifies this claim:
- * it comes from the backend's fence sequence, so it is never reused, and a transition with a
- * stale generation fails.
+ * like a fence, it strictly increases per claim key (never reused for that key, also after the
+ * record was purged), and a transition with a stale generation fails.
  */
 export interface Claim {
   readonly key: string;
