@@ -7,7 +7,10 @@ import {
   type CardChild,
   Divider,
   fromReactElement,
+  Image,
+  isCardPost,
   Modal,
+  resolveCardPost,
   Select,
   SelectOption,
   Text,
@@ -165,5 +168,39 @@ describe("JSX trees with fragments, components and conditionals", () => {
     const element = jsxDEV(Card, { children: [<Text>a</Text>, <Text>b</Text>] }, undefined, true);
     expect(element.children).toHaveLength(2);
     expect(element).toEqual(jsxs(Card, { children: [<Text>a</Text>, <Text>b</Text>] }));
+  });
+});
+
+describe("JSX card posts", () => {
+  it("recognizes a <Card> tree without resolving it, and validates it when resolved", () => {
+    let renders = 0;
+    function Counted() {
+      renders += 1;
+      return <Text>counted</Text>;
+    }
+    const tree = (
+      <Card title="Once">
+        <Counted />
+      </Card>
+    );
+    expect(isCardPost(tree)).toBe(true);
+    expect(renders).toBe(0);
+    expect(resolveCardPost(tree).fallbackText).toBe("**Once**\ncounted");
+    expect(renders).toBe(1);
+
+    const broken = (
+      <Card>
+        <Image url="relative.png" />
+      </Card>
+    );
+    expect(isCardPost(broken)).toBe(true);
+    expect(() => resolveCardPost(broken)).toThrow("Image 'url' must be an absolute URL");
+  });
+
+  it("resolves the bot's own component to learn whether it renders a card", () => {
+    const Receipt = () => <Card title="Receipt" />;
+    const Note = () => <Text>not a card</Text>;
+    expect(isCardPost(<Receipt />)).toBe(true);
+    expect(isCardPost(<Note />)).toBe(false);
   });
 });

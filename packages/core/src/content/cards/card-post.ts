@@ -2,6 +2,7 @@ import { ValidationError } from "../../errors/index.js";
 import { isJSXElement } from "../jsx/jsx-element.js";
 import { toCardElement } from "../jsx/jsx-resolve.js";
 import type { CardJSXElement } from "../jsx/jsx-types.js";
+import { Card as CardBuilder } from "./card-builders.js";
 import { cardToFallbackText, type FallbackTextOptions } from "./card-fallback-text.js";
 import { type CardElement, isCardElement } from "./card-types.js";
 import { describeReceived } from "./element-checks.js";
@@ -26,14 +27,22 @@ export interface ResolvedCardPost {
   fallbackText: string;
 }
 
+/**
+ * A card, or JSX whose root is one. A `<Card>` element is recognized by its component without
+ * resolving it, so its content is validated (and the bot's components run) once, when the post
+ * is resolved; any other JSX root (the bot's own component, a fragment) is resolved to see.
+ */
 function isCardRoot(value: unknown): boolean {
-  return isCardElement(value) || (isJSXElement(value) && toCardElement(value) !== null);
+  if (isCardElement(value)) return true;
+  if (!isJSXElement(value)) return false;
+  return value.type === (CardBuilder as unknown) || toCardElement(value) !== null;
 }
 
 /**
  * True when `value` is a card post: a CardElement, a JSX element whose root is a `<Card>`, or an
- * object with such a `card` (and, if present, a string `fallbackText`). Resolving a JSX root
- * validates it, so a JSX card with a bad field throws a ValidationError here.
+ * object with such a `card` (and, if present, a string `fallbackText`). A `<Card>` tree is not
+ * validated here but by {@link resolveCardPost}; a JSX root of the bot's own component is resolved
+ * (and so validated) to learn whether it renders a card.
  */
 export function isCardPost(value: unknown): value is CardPost {
   if (typeof value !== "object" || value === null) return false;
