@@ -446,6 +446,38 @@ describe("Chat", () => {
       expect(await h.state.get(key)).toBeNull();
     });
 
+    it("gives the submit its related thread on another instance sharing the State", async () => {
+      const a = await withCapturedAction();
+      await a.chat.processAction(a.adapter, actionEvent({ triggerId: "trigger-1" }));
+      await a.captured[0]?.openModal(emptyModal("handover"));
+      const contextId = contextIdOf(a.adapter);
+      // Instance B: its own Chat and adapter object, the same State.
+      const adapterB = createMockAdapter("mock");
+      const { Chat } = await import("../../src/index.js");
+      const b = new Chat({
+        userName: "bot",
+        adapters: { mock: adapterB },
+        state: a.state,
+        logger: "silent",
+        clock: a.clock,
+      });
+      const related: Array<string | undefined> = [];
+      b.onModalSubmit("handover", async (event) => {
+        related.push(event.relatedThread?.id);
+        await event.relatedThread?.post("Submitted on instance B");
+      });
+
+      await b.processModalSubmit(
+        adapterB,
+        { callbackId: "handover", viewId: "mock-view-1", values: {}, user: submitter() },
+        contextId,
+      );
+
+      expect(related).toEqual([THREAD]);
+      expect(adapterB.postedTo(THREAD)).toEqual(["Submitted on instance B"]);
+      expect(a.adapter.postedTo(THREAD)).toEqual([]);
+    });
+
     it("keeps a modal's context for MODAL_CONTEXT_TTL_MS, then the submit has no related thread", async () => {
       const h = await withCapturedAction();
       await h.chat.processAction(h.adapter, actionEvent({ triggerId: "trigger-1" }));
