@@ -187,82 +187,102 @@ export interface CardComponent {
   (options?: CardOptions): CardElement;
   (props: CardProps): ChatElement;
 }
+/** `Text`: callable with its options (a plain element) and usable as `<Text>` in JSX. */
 export interface TextComponent {
   (content: string, options?: { style?: TextStyle }): TextElement;
   (props: TextProps): ChatElement;
 }
+/** `Button`: callable with its options (a plain element) and usable as `<Button>` in JSX. */
 export interface ButtonComponent {
   (options: ButtonOptions): ButtonElement;
   (props: ButtonProps): ChatElement;
 }
+/** `LinkButton`: callable with its options (a plain element) and usable as `<LinkButton>` in JSX. */
 export interface LinkButtonComponent {
   (options: LinkButtonOptions): LinkButtonElement;
   (props: LinkButtonProps): ChatElement;
 }
+/** `CardLink`: callable with its options (a plain element) and usable as `<CardLink>` in JSX. */
 export interface CardLinkComponent {
   (options: { url: string; label: string }): LinkElement;
   (props: CardLinkProps): ChatElement;
 }
+/** `Image`: callable with its options (a plain element) and usable as `<Image>` in JSX. */
 export interface ImageComponent {
   (options: { url: string; alt?: string }): ImageElement;
   (props: ImageProps): ChatElement;
 }
+/** `Field`: callable with its options (a plain element) and usable as `<Field>` in JSX. */
 export interface FieldComponent {
   (options: { label: string; value: string }): FieldElement;
   (props: FieldProps): ChatElement;
 }
+/** `Divider`: callable with its options (a plain element) and usable as `<Divider>` in JSX. */
 export interface DividerComponent {
   (): DividerElement;
   (props: DividerProps): ChatElement;
 }
+/** `Section`: callable with its options (a plain element) and usable as `<Section>` in JSX. */
 export interface SectionComponent {
   (children: CardChild[]): SectionElement;
   (props: ContainerProps): ChatElement;
 }
+/** `Actions`: callable with its options (a plain element) and usable as `<Actions>` in JSX. */
 export interface ActionsComponent {
   (children: ActionsChild[]): ActionsElement;
   (props: ContainerProps): ChatElement;
 }
+/** `Fields`: callable with its options (a plain element) and usable as `<Fields>` in JSX. */
 export interface FieldsComponent {
   (children: FieldElement[]): FieldsElement;
   (props: ContainerProps): ChatElement;
 }
+/** `Table`: callable with its options (a plain element) and usable as `<Table>` in JSX. */
 export interface TableComponent {
   (options: TableOptions): TableElement;
   (props: TableProps): ChatElement;
 }
+/** `Chart`: callable with its options (a plain element) and usable as `<Chart>` in JSX. */
 export interface ChartComponent {
   (options: { title: string; chart: ChartDefinition }): ChartElement;
   (props: ChartProps): ChatElement;
 }
+/** `Modal`: callable with its options (a plain element) and usable as `<Modal>` in JSX. */
 export interface ModalComponent {
   (options: ModalOptions): ModalElement;
   (props: ModalProps): ChatElement;
 }
+/** `TextInput`: callable with its options (a plain element) and usable as `<TextInput>` in JSX. */
 export interface TextInputComponent {
   (options: TextInputOptions): TextInputElement;
   (props: TextInputProps): ChatElement;
 }
+/** `DateInput`: callable with its options (a plain element) and usable as `<DateInput>` in JSX. */
 export interface DateInputComponent {
   (options: DateInputOptions): DateInputElement;
   (props: DateInputProps): ChatElement;
 }
+/** `NumberInput`: callable with its options (a plain element) and usable as `<NumberInput>` in JSX. */
 export interface NumberInputComponent {
   (options: NumberInputOptions): NumberInputElement;
   (props: NumberInputProps): ChatElement;
 }
+/** `Select`: callable with its options (a plain element) and usable as `<Select>` in JSX. */
 export interface SelectComponent {
   (options: SelectOptions): SelectElement;
   (props: SelectProps): ChatElement;
 }
+/** `RadioSelect`: callable with its options (a plain element) and usable as `<RadioSelect>` in JSX. */
 export interface RadioSelectComponent {
   (options: RadioSelectOptions): RadioSelectElement;
   (props: SelectProps): ChatElement;
 }
+/** `ExternalSelect`: callable with its options (a plain element) and usable as `<ExternalSelect>` in JSX. */
 export interface ExternalSelectComponent {
   (options: ExternalSelectOptions): ExternalSelectElement;
   (props: ExternalSelectProps): ChatElement;
 }
+/** `SelectOption`: callable with its options (a plain element) and usable as `<SelectOption>` in JSX. */
 export interface SelectOptionComponent {
   (options: SelectOptionOptions): SelectOptionElement;
   (props: SelectOptionProps): ChatElement;
