@@ -309,6 +309,25 @@ describe("Chat", () => {
       await h.chat.shutdown();
     });
 
+    it("makes shutdown wait for a modal callbackUrl POST still in flight", async () => {
+      const receiver = await callbackReceiver({ held: true });
+      const h = await createChatHarness();
+      const viewId = await openCallbackModal(h, receiver.url);
+      const arrived = receiver.nextRequest();
+      await h.adapter.modals.submit(viewId, { message: "Hi" });
+      await arrived;
+      const order: string[] = [];
+
+      const shutdown = h.chat.shutdown().then(() => order.push("shutdown done"));
+      // Let shutdown run as far as it can while the receiver still holds its answer.
+      for (let turn = 0; turn < 10; turn += 1) await new Promise((r) => setImmediate(r));
+      order.push("receiver answers");
+      receiver.release();
+      await shutdown;
+
+      expect(order).toEqual(["receiver answers", "shutdown done"]);
+    });
+
     it("should not POST when modal context has no callbackUrl", async () => {
       const receiver = await callbackReceiver();
       const h = await createChatHarness();
