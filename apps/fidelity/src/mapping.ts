@@ -64,6 +64,7 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
       "packages/core/test/runtime/thread-schedule.test.ts",
       "packages/core/test/runtime/thread-replies.test.ts",
       "packages/core/test/runtime/thread-callback-urls.test.ts",
+      "packages/core/test/runtime/thread-plan.test.ts",
       // history and serialization
       { glob: "packages/core/test/runtime/history-iterators.test.ts", under: ["ThreadImpl"] },
     ],

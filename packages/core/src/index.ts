@@ -182,7 +182,44 @@ export {
   type UserInfo,
 } from "./contracts/index.js";
 export { NotSupportedError } from "./errors/index.js";
-export type { SentMessage, SentMessageHandle } from "./runtime/sent-message.js";
+export {
+  CALLBACK_KEY_PREFIX,
+  CALLBACK_TTL_MS,
+  CALLBACK_VALUE_PREFIX,
+  type CallbackScope,
+  decodeCallbackValue,
+  type StoredCallback,
+} from "./runtime/callback-urls.js";
+export { deriveChannelId } from "./runtime/channel-directory.js";
+export {
+  type AddTaskOptions,
+  Plan,
+  type PlanContent,
+  type PlanModel,
+  type PlanModelTask,
+  type PlanTask,
+  type PlanTaskStatus,
+  type TaskUpdate,
+} from "./runtime/plan.js";
+export {
+  isPostableObject,
+  POSTABLE_OBJECT,
+  type PostableObject,
+  type PostedObjectContext,
+} from "./runtime/postable-object.js";
+export type {
+  PostableSurface,
+  PostContent,
+  ThreadPostingSurface,
+} from "./runtime/postable-surface.js";
+export type { PostEphemeralOptions } from "./runtime/poster.js";
+export {
+  createSentMessage,
+  createSentMessageFromMessage,
+  type SentMessage,
+  type SentMessageContext,
+  type SentMessageHandle,
+} from "./runtime/sent-message.js";
 export type { Thread } from "./runtime/thread.js";
 export { retryAfterSeconds, webhookErrorResponse } from "./runtime/webhook-response.js";
 export { adapterNameOf, lockKeyFor } from "./thread-id/index.js";
@@ -196,6 +233,35 @@ export {
   setMessageAdapter,
 } from "./model/message-subject.js";
 export { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "./model/workflow-serde.js";
+export { ChannelImpl, type ChannelOptions } from "./runtime/channel.js";
+export {
+  DEFAULT_THREAD_HISTORY_MAX_MESSAGES,
+  DEFAULT_THREAD_HISTORY_TTL_MS,
+  type ResolvedThreadHistory,
+  type ThreadHistoryOptions,
+} from "./runtime/chat-config-history.js";
+export { clearChatSingleton, hasChatSingleton } from "./runtime/chat-singleton.js";
+export { MessageHistoryCache } from "./runtime/message-history.js";
+export { createReviver, type JsonReviver, reviver } from "./runtime/reviver.js";
+export {
+  CHANNEL_JSON_TYPE,
+  MESSAGE_JSON_TYPE,
+  type SerializedChannel,
+  type SerializedThread,
+  THREAD_JSON_TYPE,
+} from "./runtime/serialization.js";
+export { ThreadImpl, type ThreadOptions } from "./runtime/thread.js";
+export {
+  persistsThreadHistory,
+  THREAD_HISTORY_KEY_PREFIX,
+  ThreadHistoryCache,
+} from "./runtime/thread-history.js";
+export type { UserRef } from "./runtime/user-adapter.js";
+export {
+  DEFAULT_USER_CACHE_TTL_MS,
+  USER_CACHE_KEY_PREFIX,
+  userCacheKey,
+} from "./runtime/user-lookup.js";
 
 // interactions: modals, dynamic selects, openModal
 export type { InteractionOptions } from "./contracts/adapter.js";

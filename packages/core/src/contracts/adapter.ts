@@ -331,6 +331,13 @@ export interface Adapter<TThreadData = unknown> {
    * upstream's `<@{userId}>`.
    */
   mentionUser?(userId: string): string;
+  /**
+   * Shows a postable object natively, e.g. a plan as a live task list (upstream's optional
+   * method); `kind` names it, `data` is its model. Without it the runtime posts the object's text.
+   */
+  postObject?(threadId: string, kind: string, data: unknown): Promise<RawMessage>;
+  /** Updates an object `postObject` showed. Needed, with `postObject`, for native plans. */
+  editObject?(threadId: string, messageId: string, kind: string, data: unknown): Promise<void>;
   /** A channel's name and metadata, for `channel.fetchMetadata()`. */
   fetchChannelInfo?(channelId: string): Promise<ChannelInfo>;
   /** One page of a channel's threads, for `channel.threads`. */

@@ -16,6 +16,7 @@ import { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "../model/workflow-serd
 import { callAdapter } from "./adapter-call.js";
 import { channelMetadata, channelThreads } from "./channel-directory.js";
 import { messagePages } from "./message-pages.js";
+import { isPostableObject, type PostableObject, postPostableObject } from "./postable-object.js";
 import type { PostableSurface, PostContent } from "./postable-surface.js";
 import { type PostEphemeralOptions, Poster } from "./poster.js";
 import { LazyBinding } from "./runtime-binding.js";
@@ -62,9 +63,11 @@ export interface Channel<TState = Record<string, unknown>> extends PostableSurfa
   /**
    * Posts at the top level of the channel: through the adapter's `postChannelMessage` when it
    * has one, else `postMessage(channelId, …)` (upstream's rule). Rejects with a
-   * `ValidationError` for empty content, before any platform call.
+   * `ValidationError` for empty content, before any platform call. A stream is read to its end
+   * and posted once; a postable object (a `Plan`) is posted and resolves with itself.
    */
-  post(message: PostableMessage | StreamInput): Promise<SentMessage>;
+  post<T extends PostableObject>(message: T): Promise<T>;
+  post(message: PostableMessage | PostContent | StreamInput): Promise<SentMessage>;
   /** Shows the typing indicator in the channel, with an optional status text. */
   startTyping(status?: string): Promise<void>;
   /** The channel's name once `fetchMetadata()` found one; `null` before. */
@@ -195,7 +198,17 @@ export class ChannelImpl<TState = Record<string, unknown>> implements Channel<TS
     });
   }
 
-  async post(message: PostableMessage | StreamInput): Promise<SentMessage> {
+  post<T extends PostableObject>(message: T): Promise<T>;
+  post(message: PostableMessage | PostContent | StreamInput): Promise<SentMessage>;
+  async post(message: unknown): Promise<unknown> {
+    if (isPostableObject(message)) {
+      const adapter = this.adapter;
+      const post = (text: string) =>
+        typeof adapter.postChannelMessage === "function"
+          ? adapter.postChannelMessage(this.id, text)
+          : adapter.postMessage(this.id, text);
+      return postPostableObject(message, adapter, this.id, post, this.logger);
+    }
     // A stream is read to its end and posted once (upstream's channel rule).
     const postable = isStreamInput(message) ? await collectStreamMarkdown(message) : message;
     return this.poster.post(postable, (adapter, content) =>

@@ -23,6 +23,7 @@ import { adapterNameOf } from "../thread-id/index.js";
 import { callAdapter } from "./adapter-call.js";
 import { type Channel, ChannelImpl } from "./channel.js";
 import { messagePages } from "./message-pages.js";
+import { isPostableObject, type PostableObject, postPostableObject } from "./postable-object.js";
 import type { PostContent, ThreadPostingSurface } from "./postable-surface.js";
 import { type PostEphemeralOptions, Poster } from "./poster.js";
 import { LazyBinding } from "./runtime-binding.js";
@@ -69,8 +70,16 @@ export interface Thread<TState = Record<string, unknown>> extends ThreadPostingS
   readonly channel: Channel<TState>;
   /** Who may see the thread's channel, where the adapter said; `"unknown"` otherwise. */
   readonly channelVisibility: ChannelVisibility;
-  /** Posts into this thread. Rejects with a `ValidationError` for empty content. */
-  post(message: PostableMessage | StreamInput): Promise<SentMessage>;
+  /**
+   * Posts a postable object such as a `Plan`, which then edits itself in place; resolves with it.
+   */
+  post<T extends PostableObject>(message: T): Promise<T>;
+  /**
+   * Posts into this thread: text, markdown, an mdast tree, raw text, a card (JSX too; its text
+   * where the adapter has no cards) or a stream. Rejects with a `ValidationError` for empty or
+   * malformed content, before any platform call.
+   */
+  post(message: PostableMessage | PostContent | StreamInput): Promise<SentMessage>;
   /** Adds the bot's `emoji` reaction to any message of this thread. */
   addReaction(messageId: string, emoji: string): Promise<void>;
   /** Removes the bot's `emoji` reaction from any message of this thread. */
@@ -292,7 +301,13 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
     return this.cachedChannel;
   }
 
-  async post(message: PostableMessage | StreamInput): Promise<SentMessage> {
+  post<T extends PostableObject>(message: T): Promise<T>;
+  post(message: PostableMessage | PostContent | StreamInput): Promise<SentMessage>;
+  async post(message: unknown): Promise<unknown> {
+    if (isPostableObject(message)) {
+      const post = (text: string) => this.adapter.postMessage(this.id, text);
+      return postPostableObject(message, this.adapter, this.id, post, this.logger);
+    }
     if (isStreamInput(message)) return this.postStreamed(message);
     return this.poster.post(message, (adapter, content) => adapter.postMessage(this.id, content));
   }

@@ -38,7 +38,9 @@ function approvalCard(): CardElement {
 
 /** The first button of the card as the adapter received it, and the State entry it points at. */
 async function encodedButton(card: unknown, state: Awaited<ReturnType<typeof setup>>["state"]) {
-  const actions = (card as CardElement).children[0] as { children: Record<string, unknown>[] };
+  const actions = (card as CardElement).children[0] as unknown as {
+    children: Record<string, unknown>[];
+  };
   const button = actions.children[0] ?? {};
   const token = decodeCallbackValue(button.value as string);
   const stored = token === undefined ? null : await state.get(`${CALLBACK_KEY_PREFIX}${token}`);
