@@ -5,7 +5,6 @@ import {
   type InteractionOptions,
   type ModalResponse,
   type OptionsLoadResult,
-  type ProcessOptions,
   ValidationError,
 } from "@baton/core";
 import { requireMockCapability } from "./mock-capabilities.js";
@@ -197,7 +196,7 @@ export class MockModals {
     await this.requireHost("run slash command").processSlashCommand(
       this.adapter(),
       event,
-      hostOptions as ProcessOptions,
+      hostOptions,
     );
     return triggerId;
   }
