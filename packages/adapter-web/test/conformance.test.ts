@@ -33,6 +33,8 @@ describeAdapter<WebThreadData>("web", {
   ],
   deliverUserMessage: (adapter, threadId, text) =>
     postAs(adapter, adapter.decodeThreadId(threadId).userId, threadId, text),
+  // A web thread has one user: ephemeral messages and DMs address that user.
+  userIn: (adapter, threadId) => adapter.decodeThreadId(threadId).userId,
   // The bot posting through the browser endpoint would need the thread to be its own; here
   // the host's identify names the bot user, which is how a self message reaches this adapter.
   deliverSelfMessage: (adapter, threadId, text) => {

@@ -3,6 +3,7 @@ export {
   type AdapterConformanceContext,
   type AdapterConformanceHarness,
   adapterConformanceCases,
+  capabilityCases,
   defineAdapterCases,
   describeAdapter,
   type EndedSpan,

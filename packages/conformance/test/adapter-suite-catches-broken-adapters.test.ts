@@ -1,3 +1,4 @@
+import { NotSupportedError } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import type { MockThreadData } from "@baton/testing";
 import { createMockAdapter, MockAdapter } from "@baton/testing";
@@ -102,10 +103,13 @@ describe("the adapter conformance suite", () => {
   });
 
   it("fails an adapter whose posts come back without an id, or with a repeated one", async () => {
-    expect(await failingTitles(() => new PostWithoutId("mock"))).toEqual([
-      "postMessage returns a message id, a new one per post",
-      "thread.post through a real Chat gives a handle with that id",
-    ]);
+    // Every capability case that posts first fails too; these two name the bug itself.
+    expect(await failingTitles(() => new PostWithoutId("mock"))).toEqual(
+      expect.arrayContaining([
+        "postMessage returns a message id, a new one per post",
+        "thread.post through a real Chat gives a handle with that id",
+      ]),
+    );
     expect(await failingTitles(() => new SameIdEveryPost("mock"))).toEqual([
       "postMessage returns a message id, a new one per post",
     ]);
@@ -122,6 +126,79 @@ describe("the adapter conformance suite", () => {
     expect(failed).toEqual([
       "a user's message delivered through the entry point reaches a handler in its thread",
       "a message the bot itself sent is ignored: no handler runs",
+    ]);
+  });
+});
+
+/** Declares ephemeral messages but has no postEphemeral. */
+class EphemeralWithoutMethod extends MockAdapter {
+  override readonly capabilities = { ...createMockAdapter().capabilities };
+  constructor(name: string) {
+    super(name);
+    Object.defineProperty(this, "postEphemeral", { value: undefined });
+  }
+}
+
+/** Says it cannot edit, yet its editMessage quietly succeeds: a silent no-op. */
+class SilentEdit extends MockAdapter {
+  constructor(name: string) {
+    super(name, { capabilities: { editMessage: false } });
+  }
+  override async editMessage(threadId: string, messageId: string) {
+    return { id: messageId, threadId };
+  }
+}
+
+/** Declares reactions but refuses them. */
+class RefusesDeclaredReactions extends MockAdapter {
+  override async addReaction(): Promise<void> {
+    throw new NotSupportedError(this.name, "reactions");
+  }
+}
+
+/** Refuses an undeclared feature with a NotSupportedError naming the wrong feature. */
+class WrongFeatureName extends MockAdapter {
+  constructor(name: string) {
+    super(name, { capabilities: { deleteMessage: false } });
+  }
+  override async deleteMessage(): Promise<void> {
+    throw new NotSupportedError(this.name, "delete");
+  }
+}
+
+describe("the adapter conformance suite's capability cases", () => {
+  it("pass the mock with every feature switched off", async () => {
+    const none = Object.fromEntries(
+      Object.keys(createMockAdapter().capabilities).map((key) => [key, false]),
+    );
+    expect(await failingTitles(() => createMockAdapter("mock", { capabilities: none }))).toEqual(
+      [],
+    );
+  });
+
+  it("fail an adapter that declares a feature without its method", async () => {
+    expect(await failingTitles(() => new EphemeralWithoutMethod("mock"))).toEqual(
+      expect.arrayContaining([
+        "capabilities are complete and backed by the optional methods they name",
+      ]),
+    );
+  });
+
+  it("fail an adapter whose undeclared feature is a silent no-op", async () => {
+    expect(await failingTitles(() => new SilentEdit("mock"))).toEqual([
+      "editMessage: an edit keeps the message id and shows the new content, or is refused",
+    ]);
+  });
+
+  it("fail an adapter that refuses a feature it declares", async () => {
+    expect(await failingTitles(() => new RefusesDeclaredReactions("mock"))).toEqual([
+      "reactions: the bot adds and removes a reaction, or both are refused",
+    ]);
+  });
+
+  it("fail an adapter whose refusal names the wrong feature", async () => {
+    expect(await failingTitles(() => new WrongFeatureName("mock"))).toEqual([
+      "deleteMessage: a posted message can be deleted, or the delete is refused",
     ]);
   });
 });

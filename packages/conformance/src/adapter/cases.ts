@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { type AdapterConformanceCase, defineAdapterCases } from "./adapter-case.js";
+import { capabilityCases } from "./capability-cases.js";
 
 function check(condition: boolean, problem: string): void {
   if (!condition) throw new Error(problem);
@@ -120,6 +121,7 @@ export const adapterConformanceCases: readonly AdapterConformanceCase[] = [
   ...threadIds,
   ...inbound,
   ...outbound,
+  ...capabilityCases,
 ];
 
 /** Registers one recording handler on every message hook; returns what they saw. */

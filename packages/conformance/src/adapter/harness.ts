@@ -34,6 +34,11 @@ export interface AdapterConformanceHarness<TThreadData = unknown> {
     threadId: string,
     text: string,
   ): Promise<unknown>;
+  /**
+   * A user of `threadId` the capability cases address (ephemeral messages, DMs, lookups): on
+   * platforms where a thread belongs to one user, that user. Default `"U_CONFORMANCE"`.
+   */
+  userIn?(adapter: Adapter<TThreadData>, threadId: string): string;
   /** How long to wait for the runtime to settle a delivery. Default 5 000 ms. */
   settleTimeoutMs?: number;
   /** Frees what `create()` made (local servers…). Default: nothing beyond the Chat's shutdown. */
