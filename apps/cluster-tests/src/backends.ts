@@ -1,22 +1,56 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { createClient } from "redis";
+import { createClient, createCluster } from "redis";
 import type { BackendSpec } from "./protocol.js";
 
 export const REDIS_URL = process.env.BATON_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const POSTGRES_URL =
   process.env.BATON_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+/** PgBouncer in transaction pooling mode in front of the test Postgres (.ci/services.sh). */
+export const PGBOUNCER_URL =
+  process.env.BATON_PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6432/test";
+/** The root nodes of the local Redis Cluster, 3 masters + 3 replicas (.ci/services.sh). */
+export const REDIS_CLUSTER_URLS = (
+  process.env.BATON_REDIS_CLUSTER_URLS ??
+  "redis://127.0.0.1:7000,redis://127.0.0.1:7001,redis://127.0.0.1:7002"
+)
+  .split(",")
+  .map((url) => url.trim());
+
+/** The shared engines the scenarios run on. */
+export type BackendKind = "redis" | "redis-cluster" | "postgres" | "pgbouncer";
 
 /** A fresh, isolated backend namespace for one scenario. */
-export function isolatedBackend(kind: "redis" | "postgres", url?: string): BackendSpec {
+export function isolatedBackend(kind: BackendKind, url?: string): BackendSpec {
   const id = randomUUID().replaceAll("-", "").slice(0, 12);
-  return kind === "redis"
-    ? { kind, url: url ?? REDIS_URL, keyPrefix: `cluster-${id}` }
-    : { kind, url: url ?? POSTGRES_URL, schema: `cluster_${id}` };
+  if (kind === "redis") return { kind, url: url ?? REDIS_URL, keyPrefix: `cluster-${id}` };
+  if (kind === "redis-cluster") {
+    return { kind, rootUrls: REDIS_CLUSTER_URLS, keyPrefix: `cluster-${id}` };
+  }
+  const fallback = kind === "pgbouncer" ? PGBOUNCER_URL : POSTGRES_URL;
+  return { kind: "postgres", url: url ?? fallback, schema: `cluster_${id}` };
+}
+
+/** A connected raw client of the test Redis Cluster. */
+export async function connectCluster() {
+  const cluster = createCluster({
+    rootNodes: REDIS_CLUSTER_URLS.map((url) => ({ url })),
+    defaults: { socket: { connectTimeout: 2_000 } },
+  });
+  cluster.on("error", () => undefined);
+  await cluster.connect();
+  return cluster;
 }
 
 /** Fails loudly when the server is not reachable: these tests never skip. */
 export async function assertReachable(spec: BackendSpec): Promise<void> {
+  if (spec.kind === "redis-cluster") {
+    const cluster = await connectCluster();
+    const info = String(await cluster.sendCommand(undefined, true, ["CLUSTER", "INFO"]));
+    await cluster.close();
+    if (!info.includes("cluster_state:ok")) throw new Error(`the Redis Cluster is not ok: ${info}`);
+    return;
+  }
   if (spec.kind === "redis") {
     const client = createClient({ url: spec.url, socket: { reconnectStrategy: false } });
     await client.connect();
@@ -32,6 +66,17 @@ export async function assertReachable(spec: BackendSpec): Promise<void> {
 
 /** Removes everything a scenario wrote. */
 export async function dropBackend(spec: BackendSpec): Promise<void> {
+  if (spec.kind === "redis-cluster") {
+    const cluster = await connectCluster();
+    for (const master of cluster.masters) {
+      const client = await cluster.nodeClient(master);
+      for await (const keys of client.scanIterator({ MATCH: `${spec.keyPrefix}:*`, COUNT: 500 })) {
+        for (const key of keys) await cluster.del(key);
+      }
+    }
+    await cluster.close();
+    return;
+  }
   if (spec.kind === "redis") {
     const client = createClient({ url: spec.url, socket: { reconnectStrategy: false } });
     await client.connect();

@@ -3,6 +3,13 @@ import type { StrategyName } from "@baton/core";
 /** Which shared State the workers use. */
 export type BackendSpec =
   | { kind: "redis"; url: string; keyPrefix: string }
+  | {
+      kind: "redis-cluster";
+      rootUrls: string[];
+      keyPrefix: string;
+      /** `replication` of the Redis backend: WAIT for replicas after lock writes. */
+      replication?: { waitReplicas: number; timeoutMs: number };
+    }
   | { kind: "postgres"; url: string; schema: string };
 
 /** How each worker configures its Chat. */
@@ -53,6 +60,8 @@ export interface RunEntry {
   fence: number | undefined;
   atMs: number;
   aborted?: boolean;
+  /** On a run-end whose signal aborted: the abort reason's error code (e.g. `LOCK_LOST`). */
+  abortCode?: string;
 }
 
 /** One line of a worker's log. Times are `Date.now()`: one machine, one clock. */

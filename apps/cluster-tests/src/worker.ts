@@ -28,6 +28,14 @@ function createState(): StateAdapter {
   if (backend.kind === "redis") {
     return createRedisState({ url: backend.url, keyPrefix: backend.keyPrefix, timeoutMs: 2_000 });
   }
+  if (backend.kind === "redis-cluster") {
+    return createRedisState({
+      cluster: { rootNodes: backend.rootUrls.map((url) => ({ url })) },
+      keyPrefix: backend.keyPrefix,
+      timeoutMs: 2_000,
+      ...(backend.replication ? { replication: backend.replication } : {}),
+    });
+  }
   return createPostgresState({ url: backend.url, schema: backend.schema, timeoutMs: 2_000 });
 }
 
@@ -77,7 +85,16 @@ chat.onNewMention(async (thread, message, context) => {
       resolve();
     });
   });
-  log({ kind: "run-end", ...entry, atMs: Date.now(), aborted: context.signal.aborted });
+  const reason = context.signal.reason as { code?: unknown } | undefined;
+  log({
+    kind: "run-end",
+    ...entry,
+    atMs: Date.now(),
+    aborted: context.signal.aborted,
+    ...(context.signal.aborted && typeof reason?.code === "string"
+      ? { abortCode: reason.code }
+      : {}),
+  });
   if (plan.fails) throw new Error("the plan says this handler fails");
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { assertReachable, dropBackend, isolatedBackend } from "../src/backends.js";
+import { assertReachable, dropBackend, isolatedBackend, POSTGRES_URL } from "../src/backends.js";
 import { pause, readLogs, startWorker, type WorkerHandle, waitFor } from "../src/cluster.js";
 import { checkInvariants } from "../src/invariants.js";
 import type { BackendSpec, LogEntry, RunEntry, WorkerConfig } from "../src/protocol.js";
@@ -98,7 +98,7 @@ describe("Postgres connections terminated mid-run", () => {
     const dir = mkdtempSync(join(tmpdir(), "baton-fault-"));
     const workers = [await worker(backend, "a", dir), await worker(backend, "b", dir)];
     const logPaths = workers.map((handle) => handle.config.logPath);
-    const admin = new pg.Client({ connectionString: backend.url });
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
     cleanup.push(() => admin.end());
     const results: Array<Promise<string>> = [];

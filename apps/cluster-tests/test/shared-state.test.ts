@@ -48,8 +48,15 @@ async function startCluster(backend: BackendSpec, strategy: StrategyName, count:
   return { workers, logPaths: workers.map((worker) => worker.config.logPath) };
 }
 
-for (const kind of ["redis", "postgres"] as const) {
-  describe(`three instances sharing one ${kind}`, () => {
+const ENGINES = [
+  ["redis", "redis"],
+  ["redis-cluster", "Redis Cluster (3 masters, 3 replicas)"],
+  ["postgres", "postgres"],
+  ["pgbouncer", "postgres behind PgBouncer (transaction pooling)"],
+] as const;
+
+for (const [kind, engine] of ENGINES) {
+  describe(`three instances sharing one ${engine}`, () => {
     for (const strategy of ["drop", "queue", "debounce"] as const) {
       it(`${strategy}: no overlap on a lock key, one terminal disposition per message, no duplicate run`, async () => {
         const { workers, logPaths } = await startCluster(isolatedBackend(kind), strategy, 3);

@@ -28,8 +28,12 @@ type OwnedClient = RedisStateClient | RedisStateClusterClient;
 const RECONNECT_BASE_DELAY_MS = 50;
 /** The longest wait between reconnect attempts. */
 const RECONNECT_MAX_DELAY_MS = 2_000;
-/** Reconnect attempts to one cluster node before its connection is dropped. */
-const CLUSTER_NODE_RECONNECT_ATTEMPTS = 4;
+/**
+ * How long a cluster node may stay unreachable before the topology is refreshed (and again every
+ * as long while it is): a failover promotes a replica after `cluster-node-timeout`, typically a
+ * few seconds; node-redis' default waits 5 s.
+ */
+const CLUSTER_TOPOLOGY_REFRESH_MS = 1_000;
 
 /**
  * The connection under a `RedisState`: opens (or borrows) the node-redis client, and runs each
@@ -297,16 +301,15 @@ export class RedisConnection {
         socket: {
           connectTimeout: timeoutMs,
           ...(first.protocol === "rediss:" ? { tls: true as const } : {}),
-          // A node that stays down (a killed master) is given up after a few attempts: its
-          // connection is dropped, the topology is refreshed, and a later command reconnects
-          // to whoever serves the slot then. Retrying one address forever would stall
-          // discovery, which waits for the connections it opens.
+          // A node that went away (a killed master) is retried with capped backoff; while it
+          // is, the cluster client refreshes the topology every
+          // CLUSTER_TOPOLOGY_REFRESH_MS, so once a replica is promoted the slots move to it and
+          // the dead node's connection is dropped.
           reconnectStrategy: (retries: number) =>
-            retries >= CLUSTER_NODE_RECONNECT_ATTEMPTS
-              ? false
-              : Math.min(RECONNECT_BASE_DELAY_MS * 2 ** retries, RECONNECT_MAX_DELAY_MS),
+            Math.min(RECONNECT_BASE_DELAY_MS * 2 ** retries, RECONNECT_MAX_DELAY_MS),
         },
       },
+      topologyRefreshOnReconnectionAttemptStrategy: CLUSTER_TOPOLOGY_REFRESH_MS,
     });
     // Without listeners, node-redis errors would crash the process.
     client.on("error", (error: unknown) => {
