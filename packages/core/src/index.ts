@@ -470,5 +470,7 @@ export {
   type TextStyle,
   toCardElement,
   toModalElement,
+  validateCardElement,
+  validateModalElement,
   validateModalResponse,
 } from "./content/index.js";

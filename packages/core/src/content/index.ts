@@ -45,6 +45,7 @@ export {
   type TableVerticalAlignment,
   type TextElement,
   type TextStyle,
+  validateCardElement,
 } from "./cards/index.js";
 export {
   type BaseEmojiHelper,
@@ -233,6 +234,7 @@ export {
   type TextInputElement,
   type TextInputOptions,
   VALID_MODAL_CHILD_TYPES,
+  validateModalElement,
   validateModalResponse,
 } from "./modals/index.js";
 export { type StreamingMarkdownOptions, StreamingMarkdownRenderer } from "./streaming-markdown.js";

@@ -9,11 +9,13 @@ import {
   Fields,
   Image,
   LinkButton,
+  resolveCardPost,
   Section,
   Select,
   SelectOption,
   Table,
   Text,
+  validateCardElement,
 } from "../../src/content/index.js";
 import { ValidationError } from "../../src/errors/index.js";
 
@@ -192,5 +194,60 @@ describe("card elements are validated where they are built", () => {
     const chart = Chart({ title: "T", chart: { type: "pie", segments } });
     segments.push({ label: "b", value: 2 });
     expect(chart.chart).toEqual({ type: "pie", segments: [{ label: "a", value: 1 }] });
+  });
+});
+
+describe("cards written as plain data", () => {
+  it("are held to the builders' rules, element by element", () => {
+    const literal = {
+      type: "card",
+      title: "Literal",
+      children: [
+        { type: "text", content: "Hi" },
+        {
+          type: "section",
+          children: [{ type: "actions", children: [{ type: "button", id: "ok" }] }],
+        },
+      ],
+    };
+    expect(validationError(() => validateCardElement(literal)).message).toMatch(
+      /Button requires a 'label' prop/,
+    );
+    expect(
+      validationError(() =>
+        validateCardElement({
+          type: "card",
+          children: [{ type: "fields", children: [{ type: "text", content: "x" }] }],
+        }),
+      ).message,
+    ).toMatch(/Fields 'children\[0\]' .* got a "text" element/);
+    expect(validationError(() => validateCardElement({ type: "carousel" })).message).toMatch(
+      /a card must be an object with type "card"/,
+    );
+  });
+
+  it("come back equal when valid, so JSON read back from storage can be checked and posted", () => {
+    const built = Card({
+      title: "Stored",
+      children: [
+        Text("body"),
+        Section([Image({ url: "https://example.com/a.png" })]),
+        Fields([Field({ label: "a", value: "b" })]),
+        Table({ headers: ["h"], rows: [["c"]] }),
+        Actions([
+          Button({ id: "go", label: "Go" }),
+          LinkButton({ url: "https://example.com", label: "Docs" }),
+        ]),
+      ],
+    });
+    expect(validateCardElement(JSON.parse(JSON.stringify(built)))).toStrictEqual(built);
+  });
+
+  it("are checked when posted, with the same errors as built ones", () => {
+    const literal = { type: "card", children: [{ type: "image", url: "relative.png" }] };
+    expect(() => resolveCardPost(literal as never)).toThrow("Image 'url' must be an absolute URL");
+    expect(() => resolveCardPost({ card: literal } as never)).toThrow(
+      "Image 'url' must be an absolute URL",
+    );
   });
 });

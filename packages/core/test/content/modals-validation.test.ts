@@ -12,6 +12,7 @@ import {
   SelectOption,
   Text,
   TextInput,
+  validateModalElement,
   validateModalResponse,
 } from "../../src/content/index.js";
 import { ValidationError } from "../../src/errors/index.js";
@@ -182,5 +183,44 @@ describe("modal submit responses", () => {
     expect(validationError(() => validateModalResponse("close")).message).toMatch(
       /must return a ModalResponse or nothing, got "close"/,
     );
+  });
+});
+
+describe("modals written as plain data", () => {
+  it("are held to the builders' rules, as upstream's openModal examples write them", () => {
+    const literal = {
+      type: "modal",
+      callbackId: "feedback_modal",
+      title: "Submit Feedback",
+      children: [{ type: "text_input", id: "feedback", label: "Your feedback" }],
+    };
+    expect(validateModalElement(literal)).toStrictEqual(
+      Modal({
+        callbackId: "feedback_modal",
+        title: "Submit Feedback",
+        children: [TextInput({ id: "feedback", label: "Your feedback" })],
+      }),
+    );
+    const duplicate = {
+      ...literal,
+      children: [...literal.children, { type: "date_input", id: "feedback", label: "When" }],
+    };
+    expect(validationError(() => validateModalElement(duplicate)).message).toMatch(
+      /Modal 'children\[1\]\.id' "feedback" is already the id of children\[0\]/,
+    );
+    const badNumber = {
+      ...literal,
+      children: [{ type: "number_input", id: "n", label: "N", min: 3, max: 1 }],
+    };
+    expect(validationError(() => validateModalElement(badNumber)).message).toBe(
+      "NumberInput 'min' 3 is greater than its 'max' 1",
+    );
+    expect(validationError(() => validateModalElement({ type: "card" })).message).toMatch(
+      /a modal must be an object with type "modal"/,
+    );
+  });
+
+  it("come back equal when valid", () => {
+    expect(validateModalElement(JSON.parse(JSON.stringify(feedback)))).toStrictEqual(feedback);
   });
 });

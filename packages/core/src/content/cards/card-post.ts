@@ -3,6 +3,7 @@ import { isJSXElement } from "../jsx/jsx-element.js";
 import { toCardElement } from "../jsx/jsx-resolve.js";
 import type { CardJSXElement } from "../jsx/jsx-types.js";
 import { Card as CardBuilder } from "./card-builders.js";
+import { validateCardElement } from "./card-check.js";
 import { cardToFallbackText, type FallbackTextOptions } from "./card-fallback-text.js";
 import { type CardElement, isCardElement } from "./card-types.js";
 import { describeReceived } from "./element-checks.js";
@@ -56,7 +57,16 @@ export function isCardPost(value: unknown): value is CardPost {
 }
 
 /**
- * The card and text of a card post: JSX resolved, the fallback text taken from `fallbackText`
+ * The validated card `value` stands for: JSX resolved through the builders, plain card data
+ * rebuilt through them ({@link validateCardElement}); `null` when it is neither.
+ */
+function checkedCard(value: unknown): CardElement | null {
+  if (isJSXElement(value)) return toCardElement(value);
+  return isCardElement(value) ? validateCardElement(value) : null;
+}
+
+/**
+ * The card and text of a card post: JSX resolved, plain data checked element by element, the fallback text taken from `fallbackText`
  * or computed with {@link cardToFallbackText} (`options` chooses how controls are written).
  * Throws a ValidationError when `value` is not a card post.
  */
@@ -64,10 +74,10 @@ export function resolveCardPost(
   value: CardPost,
   options: FallbackTextOptions = {},
 ): ResolvedCardPost {
-  const direct = toCardElement(value);
+  const direct = checkedCard(value);
   if (direct !== null) return { card: direct, fallbackText: cardToFallbackText(direct, options) };
   const { card, fallbackText } = (value ?? {}) as { card?: unknown; fallbackText?: unknown };
-  const resolved = toCardElement(card);
+  const resolved = checkedCard(card);
   if (resolved === null) {
     throw new ValidationError(
       `a card post must be a CardElement, a <Card> JSX element or { card, fallbackText? }, got ${describeReceived(value)}`,

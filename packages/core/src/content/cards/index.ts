@@ -2,6 +2,7 @@
 
 export type { CardOptions } from "./card-builders.js";
 export type { ButtonOptions, LinkButtonOptions } from "./card-buttons.js";
+export { validateCardElement } from "./card-check.js";
 export {
   cardChildToFallbackText,
   cardToFallbackText,

@@ -6,6 +6,7 @@ export type {
   NumberInputOptions,
   TextInputOptions,
 } from "./modal-builders.js";
+export { validateModalElement } from "./modal-check.js";
 export { filterModalChildren } from "./modal-children.js";
 export {
   type ModalClearResponse,
