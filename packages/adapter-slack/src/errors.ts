@@ -1,0 +1,60 @@
+import { AdapterError, type BatonErrorOptions, isBatonError, RateLimitError } from "@baton/core";
+import { SLACK_ADAPTER_NAME } from "./thread-id.js";
+
+/** A Web API call Slack refused; `slackError` is Slack's own code (`channel_not_found`, …). */
+export class SlackApiError extends AdapterError {
+  /** Slack's error string (`channel_not_found`, `not_in_channel`, `invalid_auth`, `ratelimited`). */
+  readonly slackError: string | undefined;
+  /** The Web API method that failed (`chat.postMessage`). */
+  readonly method: string;
+
+  constructor(
+    method: string,
+    message: string,
+    slackError: string | undefined,
+    options: BatonErrorOptions = {},
+  ) {
+    super(SLACK_ADAPTER_NAME, message, options);
+    this.name = "SlackApiError";
+    this.method = method;
+    this.slackError = slackError;
+  }
+}
+
+interface WebApiFailure {
+  code?: unknown;
+  retryAfter?: unknown;
+  data?: { error?: unknown };
+  message?: unknown;
+}
+
+/**
+ * The Baton error for a failed WebClient call: Baton errors pass through; a rate limit WebClient
+ * gave up on is a `RateLimitError` with Slack's `Retry-After`; Slack's platform
+ * errors keep Slack's code as `slackError`; transport errors keep their message. The original is
+ * the `cause`.
+ */
+export function slackApiError(method: string, error: unknown): Error {
+  if (isBatonError(error)) return error as Error;
+  const failure = (typeof error === "object" && error !== null ? error : {}) as WebApiFailure;
+  if (failure.code === "slack_webapi_rate_limited_error" || failure.data?.error === "ratelimited") {
+    const seconds = typeof failure.retryAfter === "number" ? failure.retryAfter : undefined;
+    return new RateLimitError(
+      `${method} was rate limited by Slack`,
+      seconds === undefined ? undefined : seconds * 1_000,
+      { cause: error, step: `slack: ${method}` },
+    );
+  }
+  const slackError =
+    typeof failure.data?.error === "string"
+      ? failure.data.error
+      : failure.code === "slack_webapi_rate_limited_error"
+        ? "ratelimited"
+        : undefined;
+  const detail =
+    slackError ?? (typeof failure.message === "string" ? failure.message : String(error));
+  return new SlackApiError(method, `${method} failed: ${detail}`, slackError, {
+    cause: error,
+    step: `slack: ${method}`,
+  });
+}

@@ -1,0 +1,137 @@
+import {
+  type ChatHost,
+  defaultEmojiResolver,
+  type JsonValue,
+  type ProcessOptions,
+  type WebhookOptions,
+  webhookErrorResponse,
+} from "@baton/core";
+import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from "./message.js";
+import type { SlackEvent, SlackEventCallback } from "./parse.js";
+import { encodeSlackMessageId } from "./thread-id.js";
+import { detach, okText, type SlackWebhookTarget } from "./webhook-target.js";
+
+/** How long the mark of a handled non-message event answers Slack's retries (1 h). */
+const EVENT_MARK_TTL_MS = 60 * 60 * 1_000;
+
+function eventMarkKey(payload: SlackEventCallback): string | undefined {
+  return payload.eventId === undefined
+    ? undefined
+    : `slack:event:${payload.teamId || "_"}:${payload.eventId}`;
+}
+
+/**
+ * One Events API delivery. Messages (and `app_mention`, which Slack sends as well for the same
+ * message: same id, so the core's dedupe runs it once) go to `receiveMessage`, whose acceptance
+ * is the only State round trip before the answer. Edits, deletes and reactions are handed over
+ * after the answer; a Slack retry (`X-Slack-Retry-Num`) of one that was already handed over is
+ * answered 200 without running again (one State read).
+ */
+export async function onEventCallback(
+  target: SlackWebhookTarget,
+  host: ChatHost,
+  payload: SlackEventCallback,
+  retryNum: string | null,
+  options: WebhookOptions,
+): Promise<Response> {
+  const { event } = payload;
+  const team = payload.teamId || event.team || target.teamId();
+  const process: ProcessOptions = { ...options, ...(team ? { tenantId: team } : {}) };
+  const logger = target.logger();
+  if ((event.type === "message" && isSpokenMessage(event)) || event.type === "app_mention") {
+    const channel = event.channel;
+    if (!channel || !event.ts) return okText();
+    const message = messageFromSlack(event, {
+      team,
+      channel,
+      self: target.self(),
+      mentioned: event.type === "app_mention",
+      withFetcher: (attachment) => target.adapter.rehydrateAttachment?.(attachment) ?? attachment,
+    });
+    try {
+      await host.receiveMessage(target.adapter, message.threadId, message, process);
+    } catch (error) {
+      return webhookErrorResponse(error);
+    }
+    return okText();
+  }
+  const work = otherEventWork(target, host, team, event, process);
+  if (work === undefined) {
+    logger.debug("slack: event ignored", { type: event.type, subtype: event.subtype });
+    return okText();
+  }
+  const markKey = eventMarkKey(payload);
+  if (retryNum !== null && markKey !== undefined) {
+    try {
+      if ((await host.getState().get(markKey)) !== null) return okText();
+    } catch (error) {
+      return webhookErrorResponse(error);
+    }
+  }
+  detach(
+    async () => {
+      if (markKey !== undefined) await host.getState().set(markKey, 1, EVENT_MARK_TTL_MS);
+      await work();
+    },
+    logger,
+    event.type,
+    options,
+  );
+  return okText();
+}
+
+/** The work of a non-message event, or undefined for an event the adapter ignores. */
+function otherEventWork(
+  target: SlackWebhookTarget,
+  host: ChatHost,
+  team: string,
+  event: SlackEvent,
+  options: ProcessOptions,
+): (() => Promise<void>) | undefined {
+  const { adapter } = target;
+  if (event.type === "message" && event.subtype === "message_changed" && event.message) {
+    const channel = event.channel ?? "";
+    const edited = messageFromSlack(
+      { ...event.message, ...(event.message.channel ? {} : { channel }) },
+      { team, channel, self: target.self() },
+    );
+    return () => host.processMessageUpdated(adapter, edited, options);
+  }
+  if (event.type === "message" && event.subtype === "message_deleted" && event.deleted_ts) {
+    const channel = event.channel ?? "";
+    const deleted = {
+      messageId: encodeSlackMessageId(team, channel, event.deleted_ts),
+      threadId: slackThreadIdOf(channel, event.deleted_ts, event.previous_message?.thread_ts),
+      raw: event as unknown as JsonValue,
+    };
+    return () => host.processMessageDeleted(adapter, deleted, options);
+  }
+  if (
+    (event.type === "reaction_added" || event.type === "reaction_removed") &&
+    event.item?.type === "message" &&
+    event.item.channel &&
+    event.item.ts &&
+    event.reaction
+  ) {
+    const { channel, ts } = event.item as { channel: string; ts: string };
+    const reaction = event.reaction;
+    return async () => {
+      // The event names only the message; its thread takes a look-up (after the answer).
+      const threadId = await target.threadOfMessage(channel, ts);
+      await host.processReaction(
+        adapter,
+        {
+          emoji: defaultEmojiResolver.fromSlack(reaction),
+          rawEmoji: reaction,
+          added: event.type === "reaction_added",
+          user: slackAuthor(event, target.self()),
+          messageId: encodeSlackMessageId(team, channel, ts),
+          threadId,
+          raw: event as unknown as JsonValue,
+        },
+        options,
+      );
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,64 @@
+import { resolveSlackOptions, type SlackAdapterConfig } from "./options.js";
+import { SlackAdapter } from "./slack-adapter.js";
+
+/**
+ * Creates the Slack adapter (upstream's factory name). Fields fall back to `SLACK_BOT_TOKEN`,
+ * `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN` and `SLACK_API_URL`; a bad value throws a
+ * `ConfigError` naming it.
+ */
+export function createSlackAdapter(config: SlackAdapterConfig = {}): SlackAdapter {
+  return new SlackAdapter(resolveSlackOptions(config));
+}
+
+export { SlackApi, type SlackResponse, slackApiUrlOf } from "./api.js";
+export {
+  cardToBlockKit,
+  cardToSlackText,
+  SLACK_LIMITS,
+  type SlackBlock,
+  truncateSlackText,
+} from "./cards.js";
+export { SlackApiError } from "./errors.js";
+export {
+  escapeSlackText,
+  mrkdwnToMarkdown,
+  SlackFormatConverter,
+  unescapeSlackText,
+} from "./format.js";
+export {
+  decodeModalMetadata,
+  encodeModalMetadata,
+  modalToSlackView,
+  type SlackModalMetadata,
+  type SlackView,
+  viewSubmissionValues,
+} from "./modals.js";
+export {
+  type ResolvedSlackOptions,
+  resolveSlackOptions,
+  type SlackAdapterConfig,
+  type SlackMode,
+  type SlackRetryConfig,
+} from "./options.js";
+export {
+  parseSlackWebhookBody,
+  type SlackEvent,
+  SlackWebhookParseError,
+  type SlackWebhookPayload,
+} from "./parse.js";
+export { renderSlackMessage, splitSlackText } from "./post.js";
+export { SlackAdapter } from "./slack-adapter.js";
+export {
+  decodeSlackThreadId,
+  encodeSlackMessageId,
+  encodeSlackThreadId,
+  SLACK_ADAPTER_NAME,
+  type SlackThreadData,
+  slackTsOfMessageId,
+} from "./thread-id.js";
+export {
+  SLACK_MAX_SKEW_SECONDS,
+  SLACK_SIGNATURE_HEADER,
+  SLACK_TIMESTAMP_HEADER,
+  verifySlackSignature,
+} from "./verify.js";

@@ -1,0 +1,123 @@
+import { type Attachment, type Author, type JsonValue, Message } from "@baton/core";
+import { SlackFormatConverter } from "./format.js";
+import type { SlackEvent, SlackFile } from "./parse.js";
+import { encodeSlackMessageId, encodeSlackThreadId, isSlackDMChannel } from "./thread-id.js";
+
+const CONVERTER = new SlackFormatConverter();
+
+/** Who the bot is, as far as the adapter knows: to mark its own messages and mentions. */
+export interface SlackSelf {
+  readonly botUserId: string | undefined;
+  readonly botId: string | undefined;
+  readonly userName: string;
+}
+
+/**
+ * Message subtypes that are someone saying something: dispatched as messages. Everything else
+ * (joins, leaves, topic and purpose changes, pins, …) is channel housekeeping and ignored;
+ * `message_changed` and `message_deleted` are edits and deletes.
+ */
+const SPOKEN_SUBTYPES = new Set([
+  undefined,
+  "bot_message",
+  "file_share",
+  "thread_broadcast",
+  "me_message",
+]);
+
+/** True when the event is a message someone posted (not housekeeping, not an edit). */
+export function isSpokenMessage(event: SlackEvent): boolean {
+  return SPOKEN_SUBTYPES.has(event.subtype);
+}
+
+/**
+ * The thread of a message: its parent's `ts` when it is a reply; its own `ts` when it starts a
+ * thread in a channel; empty at the top level of a DM (upstream's rule, matching `openDM`).
+ */
+export function slackThreadIdOf(channel: string, ts: string, threadTs: string | undefined) {
+  if (threadTs) return encodeSlackThreadId({ channel, threadTs });
+  return encodeSlackThreadId({ channel, threadTs: isSlackDMChannel(channel) ? "" : ts });
+}
+
+/** The author of a Slack message. Names are the ids until a lookup (`getUser`) says more. */
+export function slackAuthor(event: SlackEvent, self: SlackSelf): Author {
+  const isMe =
+    (self.botUserId !== undefined && event.user === self.botUserId) ||
+    (self.botId !== undefined && event.bot_id === self.botId);
+  const userId = event.user ?? event.bot_id ?? "unknown";
+  const name = isMe ? self.userName : (event.username ?? userId);
+  return {
+    userId,
+    userName: name,
+    fullName: name,
+    isBot: isMe || event.bot_id !== undefined || event.subtype === "bot_message",
+    isMe,
+  };
+}
+
+function attachmentOf(file: SlackFile): Attachment {
+  const mime = file.mimetype;
+  const type = mime?.startsWith("image/")
+    ? "image"
+    : mime?.startsWith("video/")
+      ? "video"
+      : mime?.startsWith("audio/")
+        ? "audio"
+        : "file";
+  return {
+    type,
+    ...(file.url_private === undefined ? {} : { url: file.url_private }),
+    ...(file.name === undefined ? {} : { name: file.name }),
+    ...(mime === undefined ? {} : { mimeType: mime }),
+    ...(file.size === undefined ? {} : { size: file.size }),
+    fetchMetadata: { slackFileId: file.id ?? "", slackUrl: file.url_private ?? "" },
+  };
+}
+
+function dateOf(ts: string | undefined): Date {
+  const seconds = Number(ts);
+  return Number.isFinite(seconds) ? new Date(Math.round(seconds * 1_000)) : new Date(0);
+}
+
+/** What {@link messageFromSlack} needs besides the event. */
+export interface SlackMessageContext {
+  readonly team: string;
+  readonly channel: string;
+  readonly self: SlackSelf;
+  /** True for an `app_mention`: Slack says the bot was mentioned. */
+  readonly mentioned?: boolean;
+  readonly withFetcher?: (attachment: Attachment) => Attachment;
+}
+
+/**
+ * A Baton message from a Slack message event (or a history item). Text is the mrkdwn read as
+ * plain text (mentions as `@U…`); `formatted` its tree. `isMention` is set from Slack's own
+ * signal (an `app_mention`, or `<@bot>` in the text); in DMs it is left unset, as upstream, since
+ * DMs reach `onDirectMessage` handlers anyway.
+ */
+export function messageFromSlack(event: SlackEvent, context: SlackMessageContext): Message {
+  const ts = event.ts ?? "";
+  const text = event.text ?? "";
+  const { botUserId } = context.self;
+  const dm = isSlackDMChannel(context.channel);
+  const mentioned =
+    context.mentioned === true || (botUserId !== undefined && text.includes(`<@${botUserId}`));
+  const formatted = CONVERTER.toAst(text);
+  const withFetcher = context.withFetcher ?? ((attachment: Attachment) => attachment);
+  const edited = event.edited?.ts;
+  return new Message({
+    id: encodeSlackMessageId(context.team, context.channel, ts),
+    threadId: slackThreadIdOf(context.channel, ts, event.thread_ts),
+    text: CONVERTER.extractPlainText(text),
+    formatted,
+    author: slackAuthor(event, context.self),
+    metadata: {
+      dateSent: dateOf(ts),
+      edited: edited !== undefined,
+      ...(edited === undefined ? {} : { editedAt: dateOf(edited) }),
+    },
+    attachments: (event.files ?? []).map(attachmentOf).map(withFetcher),
+    ...(dm && !mentioned ? {} : { isMention: mentioned }),
+    raw: event as unknown as JsonValue,
+  });
+}

@@ -1,0 +1,184 @@
+import { type Clock, ConfigError, isLogger, type Logger, systemClock } from "@baton/core";
+
+/** How the adapter receives Slack's events. */
+export type SlackMode = "webhook" | "socket";
+
+/** Retry settings handed to `@slack/web-api`'s `WebClient` (its `retryConfig`). */
+export interface SlackRetryConfig {
+  /** How often a failed call is tried again. WebClient's default: 10. */
+  readonly retries: number;
+  /** The first retry's delay. */
+  readonly minTimeout?: number;
+  /** The largest delay between two tries. */
+  readonly maxTimeout?: number;
+  readonly factor?: number;
+}
+
+/**
+ * What `createSlackAdapter` takes: upstream `@chat-adapter/slack` 4.41's field names, so a
+ * `chat` user changes imports only. Fields fall back to `SLACK_*` environment variables.
+ */
+export interface SlackAdapterConfig {
+  /** The bot token (`xoxb-…`) every Web API call uses. Default: `SLACK_BOT_TOKEN`. */
+  botToken?: string;
+  /**
+   * The app's signing secret: every webhook is checked against it before it is read. Required
+   * in webhook mode. Default: `SLACK_SIGNING_SECRET`.
+   */
+  signingSecret?: string;
+  /** The bot's user id (`U…`); without it `initialize` asks Slack (`auth.test`). */
+  botUserId?: string;
+  /**
+   * Base URL of Slack's Web API (WebClient's `slackApiUrl`): the offline fake of
+   * `@baton/adapter-slack/testing` or a proxy. Default: `SLACK_API_URL`, else Slack's own.
+   */
+  apiUrl?: string;
+  /** The app-level token (`xapp-…`) socket mode connects with. Default: `SLACK_APP_TOKEN`. */
+  appToken?: string;
+  /** `webhook` (the default): Events API over HTTP. `socket`: Socket Mode over a WebSocket. */
+  mode?: SlackMode;
+  /** OAuth client id, for multi-workspace installs (not built yet: see the README). */
+  clientId?: string;
+  /** OAuth client secret; given together with `clientId`. */
+  clientSecret?: string;
+  /** Key that encrypts stored installation tokens: 32 bytes as base64 or 64 hex digits. */
+  encryptionKey?: string;
+  /** Receives the adapter's log lines. Default: the Chat's logger after `initialize`. */
+  logger?: Logger;
+  /** The bot's name in messages it sends (`author.userName`). Default: `"bot"`. */
+  userName?: string;
+  /** WebClient's retry settings. Default: WebClient's own (10 retries, backing off). */
+  retryConfig?: SlackRetryConfig;
+  /**
+   * How long a modal submit or an options load waits for the handlers before the webhook
+   * answers without them: Slack gives up after 3 s. Default 2 500 ms.
+   */
+  interactionDeadlineMs?: number;
+  /** Largest webhook body accepted; a larger one is answered 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Source of time for the request timestamp check. Default: the system clock. */
+  clock?: Clock;
+}
+
+/** The options with every default applied and every value checked. */
+export interface ResolvedSlackOptions {
+  readonly botToken: string | undefined;
+  readonly signingSecret: string | undefined;
+  readonly botUserId: string | undefined;
+  readonly apiUrl: string | undefined;
+  readonly appToken: string | undefined;
+  readonly mode: SlackMode;
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  readonly encryptionKey: string | undefined;
+  readonly logger: Logger | undefined;
+  readonly userName: string;
+  readonly retryConfig: SlackRetryConfig | undefined;
+  readonly interactionDeadlineMs: number;
+  readonly maxBodyBytes: number;
+  readonly clock: Clock;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+function pick(value: string | undefined, fallback: string | undefined): string | undefined {
+  const chosen = value ?? fallback;
+  return chosen === undefined || chosen.trim() === "" ? undefined : chosen.trim();
+}
+
+function checkPrefix(problems: string[], field: string, value: string | undefined, prefix: string) {
+  if (value !== undefined && !value.startsWith(prefix)) {
+    problems.push(`${field} must start with "${prefix}"`);
+  }
+}
+
+function checkKey(problems: string[], key: string | undefined): void {
+  if (key === undefined) return;
+  const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? 32 : Buffer.from(key, "base64").byteLength;
+  if (bytes !== 32) problems.push("encryptionKey must be 32 bytes: base64 or 64 hex digits");
+}
+
+function checkUrl(problems: string[], value: string | undefined): void {
+  if (value === undefined) return;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      problems.push(`apiUrl must be an http(s) URL, got ${JSON.stringify(value)}`);
+    }
+  } catch {
+    problems.push(`apiUrl must be an absolute URL, got ${JSON.stringify(value)}`);
+  }
+}
+
+/**
+ * Applies defaults and `SLACK_*` fallbacks and checks every value; throws one `ConfigError`
+ * naming every bad field. A signing secret is required in webhook mode (upstream's rule: an
+ * unverifiable webhook is never read), an app token in socket mode. A missing bot token is not
+ * an error here: a bot may be built before its secrets load; the first call that needs it says so.
+ */
+export function resolveSlackOptions(
+  config: SlackAdapterConfig = {},
+  env: Record<string, string | undefined> = process.env,
+): ResolvedSlackOptions {
+  const problems: string[] = [];
+  const mode = config.mode ?? "webhook";
+  if (mode !== "webhook" && mode !== "socket") {
+    problems.push(`mode must be "webhook" or "socket", got ${JSON.stringify(mode)}`);
+  }
+  const signingSecret = pick(config.signingSecret, env.SLACK_SIGNING_SECRET);
+  const appToken = pick(config.appToken, env.SLACK_APP_TOKEN);
+  if (mode === "webhook" && signingSecret === undefined) {
+    problems.push("signingSecret is required (or set SLACK_SIGNING_SECRET)");
+  }
+  if (mode === "socket" && appToken === undefined) {
+    problems.push('appToken is required when mode is "socket" (or set SLACK_APP_TOKEN)');
+  }
+  checkPrefix(problems, "appToken", appToken, "xapp-");
+  const botToken = pick(config.botToken, env.SLACK_BOT_TOKEN);
+  checkPrefix(problems, "botToken", botToken, "xox");
+  const botUserId = pick(config.botUserId, undefined);
+  if (botUserId !== undefined && !/^[UWB][A-Z0-9_]+$/.test(botUserId)) {
+    problems.push(`botUserId must be a Slack user id (U…), got ${JSON.stringify(botUserId)}`);
+  }
+  const apiUrl = pick(config.apiUrl, env.SLACK_API_URL);
+  checkUrl(problems, apiUrl);
+  if ((config.clientId === undefined) !== (config.clientSecret === undefined)) {
+    problems.push("clientId and clientSecret must be given together");
+  }
+  checkKey(problems, config.encryptionKey);
+  if (config.logger !== undefined && !isLogger(config.logger)) {
+    problems.push("logger must have debug, info, warn and error methods");
+  }
+  const userName = config.userName ?? "bot";
+  if (typeof userName !== "string" || userName === "") problems.push("userName must not be empty");
+  const deadline = config.interactionDeadlineMs ?? 2_500;
+  if (!Number.isInteger(deadline) || deadline < 1 || deadline > 3_000) {
+    problems.push("interactionDeadlineMs must be an integer from 1 to 3000 (Slack waits 3 s)");
+  }
+  const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    problems.push("maxBodyBytes must be a positive integer");
+  }
+  const retries = config.retryConfig?.retries;
+  if (retries !== undefined && (!Number.isInteger(retries) || retries < 0)) {
+    problems.push("retryConfig.retries must be an integer ≥ 0");
+  }
+  if (problems.length > 0) throw new ConfigError(problems.map((p) => `slack adapter: ${p}`));
+  return {
+    botToken,
+    signingSecret,
+    botUserId,
+    apiUrl,
+    appToken,
+    mode,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    encryptionKey: config.encryptionKey,
+    logger: config.logger,
+    userName,
+    retryConfig: config.retryConfig,
+    interactionDeadlineMs: deadline,
+    maxBodyBytes,
+    clock: config.clock ?? systemClock,
+  };
+}

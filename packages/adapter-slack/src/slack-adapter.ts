@@ -1,0 +1,409 @@
+import {
+  type Adapter,
+  type AdapterPostableMessage,
+  type ChatHost,
+  defaultEmojiResolver,
+  defineCapabilities,
+  type EphemeralMessage,
+  type FetchMessagesOptions,
+  type FetchMessagesResult,
+  type Logger,
+  type Message,
+  type ModalElement,
+  type RawMessage,
+  type ScheduledMessage,
+  type ScheduleOptions,
+  silentLogger,
+  type UserInfo,
+  type WebhookOptions,
+} from "@baton/core";
+import type { WebClient } from "@slack/web-api";
+import { SlackApi, type SlackResponse } from "./api.js";
+import { SlackApiError } from "./errors.js";
+import { fetchSlackMessages } from "./history.js";
+import { messageFromSlack, type SlackSelf, slackThreadIdOf } from "./message.js";
+import { modalToSlackView } from "./modals.js";
+import type { ResolvedSlackOptions } from "./options.js";
+import type { SlackEvent } from "./parse.js";
+import { renderSlackMessage, splitSlackText } from "./post.js";
+import {
+  decodeSlackThreadId,
+  encodeSlackMessageId,
+  encodeSlackThreadId,
+  isSlackDMChannel,
+  SLACK_ADAPTER_NAME,
+  type SlackThreadData,
+  slackChannelIdFromThreadId,
+  slackTsOfMessageId,
+} from "./thread-id.js";
+import { handleSlackWebhook } from "./webhook.js";
+import type { SlackWebhookTarget } from "./webhook-target.js";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Slack through its own libraries (upstream `@chat-adapter/slack`'s shape): webhooks verified
+ * with bolt's request check, every outbound call through `@slack/web-api`'s WebClient. Threads
+ * are `slack:{channel}:{threadTs}`; cards are Block Kit, modals are views.
+ */
+export class SlackAdapter implements Adapter<SlackThreadData> {
+  readonly name = SLACK_ADAPTER_NAME;
+  readonly userName: string;
+  readonly capabilities = defineCapabilities({
+    streaming: "edit",
+    cards: true,
+    modals: true,
+    ephemeral: true,
+    scheduling: true,
+    reactions: true,
+    editMessage: true,
+    deleteMessage: true,
+    typing: true,
+    history: true,
+    openDM: true,
+    getUser: true,
+    replies: true,
+  });
+  /** Slack tolerates about one edit per second per message (chat.update's rate tier). */
+  readonly streamingUpdateIntervalMs = 1_000;
+
+  private host: ChatHost | undefined;
+  private ownUserId: string | undefined;
+  private ownBotId: string | undefined;
+  private team = "";
+  protected readonly api: SlackApi;
+
+  constructor(readonly options: ResolvedSlackOptions) {
+    this.userName = options.userName;
+    this.ownUserId = options.botUserId;
+    this.api = new SlackApi({ ...options, logger: () => this.logger() });
+  }
+
+  /** The bot's user id (`U…`): from the config, else `auth.test` at `initialize`. */
+  get botUserId(): string | undefined {
+    return this.ownUserId;
+  }
+
+  /** The `@slack/web-api` WebClient the adapter calls Slack with (upstream's `client`). */
+  get client(): WebClient {
+    return this.api.webClient;
+  }
+
+  async initialize(chat: ChatHost): Promise<void> {
+    this.host = chat;
+    if (this.options.botToken === undefined) return;
+    if (this.ownUserId !== undefined && this.team !== "") return;
+    let auth: SlackResponse;
+    try {
+      auth = await this.api.call("auth.test");
+    } catch (error) {
+      // Upstream's rule: a failed look-up does not stop the Chat; the bot's own messages are
+      // then recognized by their bot id only once Slack names it.
+      this.logger().warn("slack: auth.test failed; botUserId stays unknown", { error });
+      return;
+    }
+    this.ownUserId ??= typeof auth.user_id === "string" ? auth.user_id : undefined;
+    this.ownBotId = typeof auth.bot_id === "string" ? auth.bot_id : undefined;
+    this.team = typeof auth.team_id === "string" ? auth.team_id : "";
+  }
+
+  handleWebhook(request: Request, options?: WebhookOptions): Promise<Response> {
+    return handleSlackWebhook(this.webhookTarget(), request, options);
+  }
+
+  /** What the webhook and socket mode route events with. */
+  protected webhookTarget(): SlackWebhookTarget {
+    return {
+      adapter: this,
+      host: this.host,
+      options: this.options,
+      logger: () => this.logger(),
+      self: () => this.self(),
+      teamId: () => this.team,
+      threadOfMessage: (channel, ts) => this.threadOfMessage(channel, ts),
+    };
+  }
+
+  encodeThreadId(data: SlackThreadData): string {
+    return encodeSlackThreadId(data);
+  }
+
+  decodeThreadId(threadId: string): SlackThreadData {
+    return decodeSlackThreadId(threadId);
+  }
+
+  channelIdFromThreadId(threadId: string): string {
+    return slackChannelIdFromThreadId(threadId);
+  }
+
+  isDM(threadId: string): boolean {
+    return isSlackDMChannel(decodeSlackThreadId(threadId).channel);
+  }
+
+  matchesUserId(userId: string): boolean {
+    return /^[UW][A-Z0-9]{2,}$/.test(userId);
+  }
+
+  mentionUser(userId: string): string {
+    return `<@${userId}>`;
+  }
+
+  /** A Slack message object (an event, or a history item with `channel`) as a Baton message. */
+  parseMessage(raw: unknown): Message {
+    const event = raw as SlackEvent;
+    return messageFromSlack(event, {
+      team: event.team ?? this.team,
+      channel: event.channel ?? "",
+      self: this.self(),
+    });
+  }
+
+  async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
+    const { channel, threadTs } = decodeSlackThreadId(threadId);
+    const body = renderSlackMessage(message);
+    const parts = body.blocks ? [body.text] : splitSlackText(body.text);
+    let first: SlackResponse | undefined;
+    for (const [index, text] of parts.entries()) {
+      const answer = await this.api.call("chat.postMessage", {
+        channel,
+        text,
+        ...(index === 0 && body.blocks ? { blocks: body.blocks } : {}),
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        // Upstream's default: a bot's links do not unfold into previews.
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      first ??= answer;
+    }
+    return this.rawMessage(channel, threadId, first as SlackResponse);
+  }
+
+  async editMessage(
+    threadId: string,
+    messageId: string,
+    message: AdapterPostableMessage,
+  ): Promise<RawMessage> {
+    const { channel } = decodeSlackThreadId(threadId);
+    const body = renderSlackMessage(message);
+    const answer = await this.api.call("chat.update", {
+      channel,
+      ts: slackTsOfMessageId(messageId),
+      // An edit is one message: text past the limit is cut with a marker, never refused.
+      text: splitSlackText(body.text)[0],
+      blocks: body.blocks ?? [],
+    });
+    return this.rawMessage(channel, threadId, answer);
+  }
+
+  async deleteMessage(threadId: string, messageId: string): Promise<void> {
+    const { channel } = decodeSlackThreadId(threadId);
+    await this.api.call("chat.delete", { channel, ts: slackTsOfMessageId(messageId) });
+  }
+
+  async addReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
+    await this.react("reactions.add", threadId, messageId, emoji);
+  }
+
+  async removeReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
+    await this.react("reactions.remove", threadId, messageId, emoji);
+  }
+
+  /**
+   * Slack's assistant status line (`assistant.threads.setStatus`), shown under a thread. The top
+   * level of a DM has no thread to show it in, so there the call is logged and skipped; a failed
+   * call is logged, never thrown (upstream's rule).
+   */
+  async startTyping(threadId: string, status?: string): Promise<void> {
+    const { channel, threadTs } = decodeSlackThreadId(threadId);
+    if (!threadTs) {
+      this.logger().debug("slack: no typing status outside a thread", { threadId });
+      return;
+    }
+    try {
+      await this.api.call("assistant.threads.setStatus", {
+        channel_id: channel,
+        thread_ts: threadTs,
+        status: status ?? "is typing...",
+      });
+    } catch (error) {
+      // A status line is a courtesy: its failure (a channel without the assistant feature) must
+      // not fail the handler that asked for it.
+      this.logger().warn("slack: assistant.threads.setStatus failed", { error, threadId });
+    }
+  }
+
+  fetchMessages(
+    threadId: string,
+    options: FetchMessagesOptions = {},
+  ): Promise<FetchMessagesResult> {
+    return fetchSlackMessages(this.api, decodeSlackThreadId(threadId), options, (item, channel) =>
+      this.parseMessage({ ...item, channel }),
+    );
+  }
+
+  fetchChannelMessages(
+    channelId: string,
+    options: FetchMessagesOptions = {},
+  ): Promise<FetchMessagesResult> {
+    const { channel } = decodeSlackThreadId(channelId);
+    return fetchSlackMessages(this.api, { channel, threadTs: "" }, options, (item) =>
+      this.parseMessage({ ...item, channel }),
+    );
+  }
+
+  async reply(
+    threadId: string,
+    messageId: string,
+    message: AdapterPostableMessage,
+  ): Promise<RawMessage> {
+    const { channel, threadTs } = decodeSlackThreadId(threadId);
+    const parent = threadTs || slackTsOfMessageId(messageId);
+    return this.postMessage(encodeSlackThreadId({ channel, threadTs: parent }), message);
+  }
+
+  async openDM(userId: string): Promise<string> {
+    const answer = await this.api.call("conversations.open", { users: userId });
+    const channel = (answer.channel as Json | undefined)?.id;
+    if (typeof channel !== "string") {
+      throw new SlackApiError(
+        "conversations.open",
+        "conversations.open returned no channel",
+        undefined,
+      );
+    }
+    return encodeSlackThreadId({ channel, threadTs: "" });
+  }
+
+  async getUser(userId: string): Promise<UserInfo | null> {
+    let answer: SlackResponse;
+    try {
+      answer = await this.api.call("users.info", { user: userId });
+    } catch (error) {
+      // Upstream's contract: null for an unknown user and for a failed look-up alike.
+      if (!(error instanceof SlackApiError && error.slackError === "user_not_found")) {
+        this.logger().warn("slack: users.info failed", { error, userId });
+      }
+      return null;
+    }
+    const user = (answer.user ?? {}) as Json;
+    const profile = (user.profile ?? {}) as Json;
+    const text = (value: unknown) =>
+      typeof value === "string" && value !== "" ? value : undefined;
+    const fullName = text(profile.real_name) ?? text(user.real_name);
+    const email = text(profile.email);
+    const avatarUrl = text(profile.image_192) ?? text(profile.image_72);
+    return {
+      userId,
+      userName: text(profile.display_name) ?? text(user.name) ?? userId,
+      ...(fullName === undefined ? {} : { fullName }),
+      ...(email === undefined ? {} : { email }),
+      ...(avatarUrl === undefined ? {} : { avatarUrl }),
+      isBot: user.is_bot === true,
+    };
+  }
+
+  async postEphemeral(
+    threadId: string,
+    userId: string,
+    message: AdapterPostableMessage,
+  ): Promise<EphemeralMessage> {
+    const { channel, threadTs } = decodeSlackThreadId(threadId);
+    const body = renderSlackMessage(message);
+    const answer = await this.api.call("chat.postEphemeral", {
+      channel,
+      user: userId,
+      text: splitSlackText(body.text)[0],
+      ...(body.blocks ? { blocks: body.blocks } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+    });
+    return { id: String(answer.message_ts ?? ""), threadId, usedFallback: false, raw: answer };
+  }
+
+  async scheduleMessage(
+    threadId: string,
+    message: AdapterPostableMessage,
+    options: ScheduleOptions,
+  ): Promise<ScheduledMessage> {
+    const { channel, threadTs } = decodeSlackThreadId(threadId);
+    const body = renderSlackMessage(message);
+    const answer = await this.api.call("chat.scheduleMessage", {
+      channel,
+      post_at: Math.floor(options.postAt.getTime() / 1_000),
+      text: splitSlackText(body.text)[0],
+      ...(body.blocks ? { blocks: body.blocks } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+    });
+    const scheduledMessageId = String(answer.scheduled_message_id ?? "");
+    return {
+      scheduledMessageId,
+      channelId: `slack:${channel}`,
+      postAt: options.postAt,
+      raw: answer,
+      cancel: async () => {
+        await this.api.call("chat.deleteScheduledMessage", {
+          channel,
+          scheduled_message_id: scheduledMessageId,
+        });
+      },
+    };
+  }
+
+  async openModal(
+    triggerId: string,
+    modal: ModalElement,
+    contextId?: string,
+  ): Promise<{ viewId: string }> {
+    const answer = await this.api.call("views.open", {
+      trigger_id: triggerId,
+      view: modalToSlackView(modal, contextId),
+    });
+    return { viewId: String((answer.view as Json | undefined)?.id ?? "") };
+  }
+
+  /** Replaces an open view (`views.update`). */
+  async updateModal(
+    viewId: string,
+    modal: ModalElement,
+    contextId?: string,
+  ): Promise<{ viewId: string }> {
+    const answer = await this.api.call("views.update", {
+      view_id: viewId,
+      view: modalToSlackView(modal, contextId),
+    });
+    return { viewId: String((answer.view as Json | undefined)?.id ?? viewId) };
+  }
+
+  private async react(method: string, threadId: string, messageId: string, emoji: string) {
+    const { channel } = decodeSlackThreadId(threadId);
+    await this.api.call(method, {
+      channel,
+      timestamp: slackTsOfMessageId(messageId),
+      name: defaultEmojiResolver.toSlack(emoji),
+    });
+  }
+
+  private async threadOfMessage(channel: string, ts: string): Promise<string> {
+    const answer = await this.api.call("conversations.replies", { channel, ts, limit: 1 });
+    const first = (answer.messages as Json[] | undefined)?.[0];
+    const parent = typeof first?.thread_ts === "string" ? first.thread_ts : undefined;
+    return slackThreadIdOf(channel, ts, parent);
+  }
+
+  private rawMessage(channel: string, threadId: string, answer: SlackResponse): RawMessage {
+    const ts = String(answer.ts ?? "");
+    const team = (answer.message as Json | undefined)?.team;
+    return {
+      id: encodeSlackMessageId(typeof team === "string" ? team : this.team, channel, ts),
+      threadId,
+      raw: answer,
+    };
+  }
+
+  protected self(): SlackSelf {
+    return { botUserId: this.ownUserId, botId: this.ownBotId, userName: this.userName };
+  }
+
+  protected logger(): Logger {
+    return this.options.logger ?? this.host?.getLogger("slack") ?? silentLogger;
+  }
+}

@@ -1,0 +1,185 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  FAKE_SLACK_METHODS,
+  type FakeSlackAnswer,
+  FakeSlackError,
+  type FakeSlackIdentity,
+} from "./fake-slack-methods.js";
+import { FakeSlackStore, type FakeSlackUser } from "./fake-slack-store.js";
+
+/** One Web API call the fake received. */
+export interface FakeSlackCall {
+  readonly method: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The bearer token sent, or undefined. */
+  readonly token: string | undefined;
+}
+
+/** A failure to answer the next call of a method with. */
+export interface FakeSlackFailure {
+  /** Slack's error (`ratelimited`, `channel_not_found`, `invalid_auth`, `internal_error`, …). */
+  readonly error: string;
+  /** For `ratelimited`: the `Retry-After` seconds sent with the 429. Default 0. */
+  readonly retryAfterSeconds?: number;
+  /** How many calls in a row fail. Default 1. */
+  readonly times?: number;
+}
+
+/** Options of {@link startFakeSlack}. */
+export interface FakeSlackOptions {
+  readonly botToken?: string;
+  readonly signingSecret?: string;
+  readonly botUserId?: string;
+  readonly botId?: string;
+  readonly teamId?: string;
+}
+
+/** A running fake of Slack's Web API on 127.0.0.1 (real HTTP), for offline tests. */
+export interface FakeSlack {
+  /** The server's origin, `http://127.0.0.1:{port}`. */
+  readonly url: string;
+  /** What to pass as the adapter's `apiUrl`: `{url}/api/`. */
+  readonly apiUrl: string;
+  readonly botToken: string;
+  readonly signingSecret: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly teamId: string;
+  /** The workspace: messages, users, views, scheduled messages, typing statuses. */
+  readonly store: FakeSlackStore;
+  /** Every call in arrival order. */
+  readonly calls: readonly FakeSlackCall[];
+  /** The calls of one method. */
+  callsOf(method: string): FakeSlackCall[];
+  /** Makes the next call(s) of `method` fail with Slack's error answer. */
+  failNext(method: string, failure: FakeSlackFailure): void;
+  addUser(user: FakeSlackUser): void;
+  /** Forgets recorded calls and scripted failures (the store is kept). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** WebClient form-encodes arguments, with objects and arrays as JSON strings. */
+function argsOf(body: string, contentType: string | undefined): Record<string, unknown> {
+  if (body === "") return {};
+  if (contentType?.includes("application/json")) return JSON.parse(body) as Record<string, unknown>;
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    args[name] = /^[[{]/.test(value) ? safeJson(value) : value;
+  }
+  return args;
+}
+
+function safeJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers = {}): void {
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(JSON.stringify(body));
+}
+
+/**
+ * Starts the fake: Slack's Web API methods the adapter calls (see `FAKE_SLACK_METHODS`), bearer
+ * token checks (`invalid_auth` / `not_authed`), Slack's error answers (`channel_not_found`,
+ * `not_in_channel` per channel; scripted ones per method, `ratelimited` as a 429 with
+ * `Retry-After`), and a record of every call.
+ */
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const identity: FakeSlackIdentity = {
+    botUserId: options.botUserId ?? "U0BOT00001",
+    botId: options.botId ?? "B0BOT00001",
+    teamId: options.teamId ?? "T0FAKE0001",
+  };
+  const botToken = options.botToken ?? "xoxb-fake-bot-token";
+  const store = new FakeSlackStore();
+  const calls: FakeSlackCall[] = [];
+  const failures = new Map<string, FakeSlackFailure[]>();
+
+  async function answer(request: IncomingMessage, response: ServerResponse) {
+    const path = new URL(request.url ?? "/", "http://fake").pathname;
+    const method = path.startsWith("/api/") ? path.slice(5) : "";
+    const body = await readBody(request);
+    let args: Record<string, unknown>;
+    try {
+      args = argsOf(body, request.headers["content-type"]);
+    } catch {
+      return send(response, 200, { ok: false, error: "invalid_json" });
+    }
+    const auth = request.headers.authorization;
+    const token = auth?.startsWith("Bearer ") ? auth.slice(7) : (args.token as string | undefined);
+    calls.push({ method, args, token });
+    const scripted = failures.get(method)?.shift();
+    if (scripted !== undefined) {
+      if (scripted.error === "ratelimited") {
+        const retryAfter = String(scripted.retryAfterSeconds ?? 0);
+        return send(
+          response,
+          429,
+          { ok: false, error: "ratelimited" },
+          { "retry-after": retryAfter },
+        );
+      }
+      return send(response, 200, { ok: false, error: scripted.error });
+    }
+    const handler = FAKE_SLACK_METHODS[method];
+    if (handler === undefined) return send(response, 404, { ok: false, error: "unknown_method" });
+    if (token === undefined) return send(response, 200, { ok: false, error: "not_authed" });
+    if (token !== botToken) return send(response, 200, { ok: false, error: "invalid_auth" });
+    let result: FakeSlackAnswer;
+    try {
+      result = handler(store, args, identity);
+    } catch (error) {
+      if (error instanceof FakeSlackError) {
+        return send(response, 200, { ok: false, error: error.slackError });
+      }
+      return send(response, 500, { ok: false, error: "internal_error" });
+    }
+    send(response, 200, result);
+  }
+
+  const server: Server = createServer((request, response) => {
+    answer(request, response).catch(() => send(response, 500, { ok: false, error: "fatal_error" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    botToken,
+    signingSecret: options.signingSecret ?? "fake-signing-secret",
+    ...identity,
+    store,
+    calls,
+    callsOf: (method) => calls.filter((call) => call.method === method),
+    failNext: (method, failure) => {
+      const list = failures.get(method) ?? [];
+      for (let i = 0; i < (failure.times ?? 1); i += 1) list.push(failure);
+      failures.set(method, list);
+    },
+    addUser: (user) => {
+      store.users.set(user.id, user);
+    },
+    reset: () => {
+      calls.length = 0;
+      failures.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

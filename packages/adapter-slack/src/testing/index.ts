@@ -1,0 +1,24 @@
+export {
+  type FakeSlack,
+  type FakeSlackCall,
+  type FakeSlackFailure,
+  type FakeSlackOptions,
+  startFakeSlack,
+} from "./fake-slack.js";
+export {
+  FAKE_SLACK_METHODS,
+  FakeSlackError,
+  type FakeSlackIdentity,
+} from "./fake-slack-methods.js";
+export {
+  type FakeSlackMessage,
+  type FakeSlackScheduled,
+  FakeSlackStore,
+  type FakeSlackUser,
+  messageJson,
+} from "./fake-slack-store.js";
+export {
+  createSlackWebhookRequest,
+  type SlackWebhookRequestInit,
+  slackSignature,
+} from "./signed-request.js";

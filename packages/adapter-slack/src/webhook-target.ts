@@ -1,0 +1,53 @@
+import type { Adapter, ChatHost, Logger, WebhookOptions } from "@baton/core";
+import type { SlackSelf } from "./message.js";
+import type { ResolvedSlackOptions } from "./options.js";
+
+/** What the webhook needs from its adapter. */
+export interface SlackWebhookTarget {
+  readonly adapter: Adapter;
+  readonly host: ChatHost | undefined;
+  readonly options: ResolvedSlackOptions;
+  logger(): Logger;
+  /** Who the bot is (its user id and bot id, once known). */
+  self(): SlackSelf;
+  /** The workspace the bot's token belongs to, once known (`auth.test`). */
+  teamId(): string;
+  /** The thread of the message `ts` in `channel` (a Web API look-up; run after the answer). */
+  threadOfMessage(channel: string, ts: string): Promise<string>;
+}
+
+/** Runs `work` after the answer, handed to the host's `waitUntil`; a failure is only logged. */
+export function detach(
+  work: () => Promise<unknown>,
+  logger: Logger,
+  what: string,
+  options: WebhookOptions,
+): void {
+  const task = work().catch((error: unknown) => {
+    logger.error(`slack: ${what} failed`, { error });
+  });
+  options.waitUntil?.(task);
+}
+
+/** A JSON answer. */
+export function json(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/** Slack's expected acknowledgement: 200, empty body. */
+export function ack(): Response {
+  return new Response("", { status: 200 });
+}
+
+/** The Events API acknowledgement: 200 with "ok" (upstream's body; Slack reads only the status). */
+export function okText(): Response {
+  return new Response("ok", { status: 200, headers: { "content-type": "text/plain" } });
+}
+
+/** A refusal in Baton's error shape. */
+export function problem(status: number, code: string, error: string): Response {
+  return json(status, { ok: false, code, error });
+}

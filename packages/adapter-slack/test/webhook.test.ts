@@ -1,0 +1,564 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createSlackWebhookRequest } from "../src/testing/index.js";
+import { createSlackHarness, type SlackHarness } from "./slack-harness.js";
+
+const harnesses: SlackHarness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
+async function harness(...args: Parameters<typeof createSlackHarness>) {
+  const created = await createSlackHarness(...args);
+  harnesses.push(created);
+  return created;
+}
+
+/** Every message the Chat's handlers saw, as "route thread: text". */
+function recordMessages(h: SlackHarness) {
+  const seen: Array<{ route: string; threadId: string; text: string; isMention?: boolean }> = [];
+  const push =
+    (route: string) => (thread: { id: string }, message: { text: string; isMention?: boolean }) => {
+      seen.push({ route, threadId: thread.id, text: message.text, isMention: message.isMention });
+    };
+  h.chat.onNewMention(push("mention"));
+  h.chat.onDirectMessage(push("dm"));
+  h.chat.onSubscribedMessage(push("subscribed"));
+  h.chat.onNewMessage(/.*/, push("pattern"));
+  return seen;
+}
+
+describe("handleWebhook - signature verification", () => {
+  const urlVerification = { type: "url_verification", challenge: "c" };
+
+  it("rejects requests without timestamp header", async () => {
+    const h = await harness();
+    const response = await h.webhook(h.request({ json: urlVerification, omitTimestamp: true }));
+    expect(response.status).toBe(401);
+  });
+
+  it("rejects requests without signature header", async () => {
+    const h = await harness();
+    const response = await h.webhook(h.request({ json: urlVerification, signature: null }));
+    expect(response.status).toBe(401);
+  });
+
+  it("rejects requests with invalid signature", async () => {
+    const h = await harness();
+    const response = await h.webhook(h.request({ json: urlVerification, signature: "v0=invalid" }));
+    expect(response.status).toBe(401);
+    expect(await response.text()).not.toContain('"challenge"');
+  });
+
+  it("rejects requests with old timestamp (>5 min)", async () => {
+    const h = await harness();
+    const old = Math.floor(h.clock.now() / 1_000) - 400;
+    const response = await h.webhook(h.request({ json: urlVerification, timestampSeconds: old }));
+    expect(response.status).toBe(401);
+  });
+
+  it("accepts requests with valid signature", async () => {
+    const h = await harness();
+    const response = await h.deliver({ type: "url_verification", challenge: "test-challenge" });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("handleWebhook - URL verification", () => {
+  it("responds to url_verification challenge", async () => {
+    const h = await harness();
+    const response = await h.deliver({ type: "url_verification", challenge: "test-challenge-123" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ challenge: "test-challenge-123" });
+  });
+});
+
+describe("handleWebhook - event_callback", () => {
+  it("handles message events", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    const response = await h.deliver(
+      h.envelope({
+        type: "message",
+        user: "U123",
+        channel: "C456",
+        text: "Hello world",
+        ts: "1234567890.123456",
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("ok");
+    expect(seen).toEqual([
+      {
+        route: "pattern",
+        threadId: "slack:C456:1234567890.123456",
+        text: "Hello world",
+        isMention: false,
+      },
+    ]);
+  });
+
+  it("handles app_mention events", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    const response = await h.deliver(
+      h.envelope({
+        type: "app_mention",
+        user: "U123",
+        channel: "C456",
+        text: "<@U_BOT> hello",
+        ts: "1234567890.123456",
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([
+      {
+        route: "mention",
+        threadId: "slack:C456:1234567890.123456",
+        text: "@U_BOT hello",
+        isMention: true,
+      },
+    ]);
+  });
+
+  it("handles reaction_added events", async () => {
+    const h = await harness();
+    const parent = h.fake.store.add({
+      channel: "C456",
+      text: "hi",
+      user: "U1",
+      team: h.fake.teamId,
+    });
+    const seen: string[] = [];
+    h.chat.onReaction((event) => {
+      seen.push(
+        `${event.added ? "+" : "-"}${event.rawEmoji} ${event.thread?.id} ${event.messageId}`,
+      );
+    });
+    const response = await h.deliver(
+      h.envelope({
+        type: "reaction_added",
+        user: "U123",
+        reaction: "thumbsup",
+        item: { type: "message", channel: "C456", ts: parent.ts },
+      }),
+    );
+    await h.settle();
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([`+thumbsup slack:C456:${parent.ts} ${h.fake.teamId}:C456:${parent.ts}`]);
+  });
+
+  it("handles reaction_removed events", async () => {
+    const h = await harness();
+    const parent = h.fake.store.add({
+      channel: "C456",
+      text: "hi",
+      user: "U1",
+      team: h.fake.teamId,
+    });
+    const seen: boolean[] = [];
+    h.chat.onReaction((event) => {
+      seen.push(event.added);
+    });
+    const response = await h.deliver(
+      h.envelope({
+        type: "reaction_removed",
+        user: "U123",
+        reaction: "thumbsup",
+        item: { type: "message", channel: "C456", ts: parent.ts },
+      }),
+    );
+    await h.settle();
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([false]);
+  });
+
+  it("resolves parent thread_ts for reactions on threaded replies", async () => {
+    const h = await harness();
+    const parent = h.fake.store.add({
+      channel: "C456",
+      text: "parent",
+      user: "U1",
+      team: h.fake.teamId,
+    });
+    const reply = h.fake.store.add({
+      channel: "C456",
+      text: "reply",
+      user: "U1",
+      team: h.fake.teamId,
+      thread_ts: parent.ts,
+    });
+    const seen: Array<{ threadId?: string; messageId: string }> = [];
+    h.chat.onReaction((event) => {
+      seen.push({ threadId: event.thread?.id, messageId: event.messageId });
+    });
+    await h.deliver(
+      h.envelope({
+        type: "reaction_added",
+        user: "U123",
+        reaction: "thumbsup",
+        item: { type: "message", channel: "C456", ts: reply.ts },
+      }),
+    );
+    await h.settle();
+    expect(seen).toEqual([
+      { threadId: `slack:C456:${parent.ts}`, messageId: `${h.fake.teamId}:C456:${reply.ts}` },
+    ]);
+  });
+});
+
+describe("handleWebhook - JSON parsing", () => {
+  it("returns 400 for invalid JSON", async () => {
+    const h = await harness();
+    const body = "not json";
+    const signed = h.request({ json: {} });
+    const headers = new Headers(signed.headers);
+    const { slackSignature } = await import("../src/testing/index.js");
+    const seconds = Number(headers.get("x-slack-request-timestamp"));
+    headers.set("x-slack-signature", slackSignature(h.fake.signingSecret, seconds, body));
+    const response = await h.webhook(new Request(signed.url, { method: "POST", headers, body }));
+    expect(response.status).toBe(400);
+  });
+});
+
+describe("DM message handling", () => {
+  it("top-level DM messages use empty threadTs (matches openDM subscriptions)", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        user: "U_USER",
+        channel: "D_DM_CHAN",
+        channel_type: "im",
+        text: "hello from DM",
+        ts: "1234567890.111111",
+      }),
+    );
+    expect(seen.map((s) => s.threadId)).toEqual(["slack:D_DM_CHAN:"]);
+    expect(await h.adapter.openDM("U_DM_CHAN")).toBe("slack:D_DM_CHAN:");
+  });
+
+  it("DM thread replies use parent thread_ts", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        user: "U_USER",
+        channel: "D_DM_CHAN",
+        channel_type: "im",
+        text: "reply in DM thread",
+        ts: "1234567890.222222",
+        thread_ts: "1234567890.111111",
+      }),
+    );
+    expect(seen.map((s) => s.threadId)).toEqual(["slack:D_DM_CHAN:1234567890.111111"]);
+  });
+
+  it("DM messages do NOT have isMention set (routed via onDirectMessage)", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        user: "U_USER",
+        channel: "D_DM_CHAN",
+        channel_type: "im",
+        text: "hello",
+        ts: "1234567890.111111",
+      }),
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.route).toBe("dm");
+    const raw = h.adapter.parseMessage({
+      type: "message",
+      user: "U_USER",
+      channel: "D_DM_CHAN",
+      text: "hello",
+      ts: "1.2",
+    });
+    expect(raw.isMention).toBeUndefined();
+  });
+
+  it("channel messages do NOT have isMention auto-set", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        user: "U_USER",
+        channel: "C_CHAN",
+        text: "just chatting",
+        ts: "1234567890.111111",
+      }),
+    );
+    expect(seen).toEqual([
+      {
+        route: "pattern",
+        threadId: "slack:C_CHAN:1234567890.111111",
+        text: "just chatting",
+        isMention: false,
+      },
+    ]);
+  });
+});
+
+describe("message subtype handling", () => {
+  it("allows file_share messages through to processMessage", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "file_share",
+        user: "U123",
+        channel: "C456",
+        text: "here is a file",
+        ts: "1234567890.123456",
+        files: [
+          {
+            id: "F1",
+            name: "a.png",
+            mimetype: "image/png",
+            url_private: "https://files.slack.com/a.png",
+          },
+        ],
+      }),
+    );
+    expect(seen.map((s) => s.text)).toEqual(["here is a file"]);
+  });
+
+  it("allows thread_broadcast messages through to processMessage", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "thread_broadcast",
+        user: "U123",
+        channel: "C456",
+        text: "broadcast",
+        ts: "1234567890.2",
+        thread_ts: "1234567890.1",
+      }),
+    );
+    expect(seen.map((s) => s.threadId)).toEqual(["slack:C456:1234567890.1"]);
+  });
+
+  it("dispatches message_changed subtypes as message updates", async () => {
+    const h = await harness();
+    const edits: Array<{ threadId: string; text: string; id: string; edited: boolean }> = [];
+    h.chat.onMessageUpdated((thread, message) => {
+      edits.push({
+        threadId: thread.id,
+        text: message.text,
+        id: message.id,
+        edited: message.metadata.edited,
+      });
+    });
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_changed",
+        channel: "C456",
+        ts: "1234567890.999999",
+        message: {
+          type: "message",
+          user: "U123",
+          text: "edited text",
+          ts: "1234567890.123456",
+          edited: { user: "U123", ts: "1234567890.999999" },
+        },
+        previous_message: {
+          type: "message",
+          user: "U123",
+          text: "original",
+          ts: "1234567890.123456",
+        },
+      }),
+    );
+    await h.settle();
+    expect(edits).toEqual([
+      {
+        threadId: "slack:C456:1234567890.123456",
+        text: "edited text",
+        id: `${h.fake.teamId}:C456:1234567890.123456`,
+        edited: true,
+      },
+    ]);
+  });
+
+  it("dispatches message_deleted subtypes as message deletes", async () => {
+    const h = await harness();
+    const deletes: Array<{ threadId: string; messageId: string }> = [];
+    h.chat.onMessageDeleted((event) => {
+      deletes.push({ threadId: event.thread.id, messageId: event.messageId });
+    });
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_deleted",
+        channel: "C456",
+        ts: "1234567890.999999",
+        deleted_ts: "1234567890.123456",
+        previous_message: {
+          type: "message",
+          user: "U123",
+          text: "gone",
+          ts: "1234567890.123456",
+          thread_ts: "1234567890.000001",
+        },
+      }),
+    );
+    await h.settle();
+    expect(deletes).toEqual([
+      {
+        threadId: "slack:C456:1234567890.000001",
+        messageId: `${h.fake.teamId}:C456:1234567890.123456`,
+      },
+    ]);
+  });
+
+  it("ignores channel_join subtypes", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    for (const subtype of ["channel_join", "channel_leave", "channel_topic", "channel_purpose"]) {
+      const response = await h.deliver(
+        h.envelope({
+          type: "message",
+          subtype,
+          user: "U123",
+          channel: "C456",
+          text: "<@U123> has joined",
+          ts: `1234567890.00000${subtype.length}`,
+        }),
+      );
+      expect(response.status).toBe(200);
+    }
+    await h.settle();
+    expect(seen).toEqual([]);
+  });
+});
+
+describe("event delivery deduplication", () => {
+  it("drops a retried delivery of an already-dispatched event", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    const body = h.envelope({
+      type: "message",
+      user: "U123",
+      channel: "C456",
+      text: "once",
+      ts: "1234567890.123456",
+    });
+    expect((await h.deliver(body)).status).toBe(200);
+    const retry = await h.deliver(body, {
+      "x-slack-retry-num": "1",
+      "x-slack-retry-reason": "http_timeout",
+    });
+    expect(retry.status).toBe(200);
+    expect(seen).toHaveLength(1);
+
+    const reactions: string[] = [];
+    h.chat.onReaction((event) => {
+      reactions.push(event.rawEmoji);
+    });
+    const parent = h.fake.store.add({
+      channel: "C456",
+      text: "hi",
+      user: "U1",
+      team: h.fake.teamId,
+    });
+    const reaction = h.envelope({
+      type: "reaction_added",
+      user: "U1",
+      reaction: "fire",
+      item: { type: "message", channel: "C456", ts: parent.ts },
+    });
+    await h.deliver(reaction);
+    await h.settle();
+    await h.deliver(reaction, { "x-slack-retry-num": "1" });
+    await h.settle();
+    expect(reactions).toEqual(["fire"]);
+  });
+
+  it("processes a retry when the original delivery was never dispatched", async () => {
+    const h = await harness();
+    const reactions: string[] = [];
+    h.chat.onReaction((event) => {
+      reactions.push(event.rawEmoji);
+    });
+    const parent = h.fake.store.add({
+      channel: "C456",
+      text: "hi",
+      user: "U1",
+      team: h.fake.teamId,
+    });
+    const reaction = h.envelope({
+      type: "reaction_added",
+      user: "U1",
+      reaction: "fire",
+      item: { type: "message", channel: "C456", ts: parent.ts },
+    });
+    // The first delivery was lost before it reached the bot: Slack's retry is the first we see.
+    await h.deliver(reaction, { "x-slack-retry-num": "1" });
+    await h.settle();
+    expect(reactions).toEqual(["fire"]);
+  });
+
+  it("runs a message delivered as both message and app_mention once", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    const event = {
+      user: "U123",
+      channel: "C456",
+      text: "<@U0BOT00001> hi",
+      ts: "1234567890.123456",
+    };
+    await h.deliver(h.envelope({ type: "app_mention", ...event }));
+    await h.deliver(h.envelope({ type: "message", ...event }));
+    expect(seen.map((s) => s.route)).toEqual(["mention"]);
+  });
+
+  it("keeps messages with the same ts in two channels apart", async () => {
+    const h = await harness();
+    const seen = recordMessages(h);
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        user: "U1",
+        channel: "C1",
+        text: "one",
+        ts: "1234567890.123456",
+      }),
+    );
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        user: "U1",
+        channel: "C2",
+        text: "two",
+        ts: "1234567890.123456",
+      }),
+    );
+    expect(seen.map((s) => s.text)).toEqual(["one", "two"]);
+  });
+});
+
+describe("the signed-request builder of the testing kit", () => {
+  it("signs so that bolt's own isValidSlackRequest accepts it", async () => {
+    const { isValidSlackRequest } = await import("@slack/bolt");
+    const nowMs = 1_700_000_000_000;
+    const request = createSlackWebhookRequest({ signingSecret: "s3cret", json: { a: 1 }, nowMs });
+    expect(
+      isValidSlackRequest({
+        signingSecret: "s3cret",
+        body: await request.text(),
+        headers: {
+          "x-slack-signature": request.headers.get("x-slack-signature") ?? "",
+          "x-slack-request-timestamp": Number(request.headers.get("x-slack-request-timestamp")),
+        },
+        nowMilliseconds: nowMs,
+      }),
+    ).toBe(true);
+  });
+});
