@@ -1,5 +1,5 @@
 import { toModalElement } from "../content/jsx/index.js";
-import type { ModalElement } from "../content/modals/index.js";
+import { type ModalElement, validateModalElement } from "../content/modals/index.js";
 import type { Adapter } from "../contracts/adapter.js";
 import { capabilitiesOf } from "../contracts/capabilities.js";
 import type { Logger } from "../contracts/logger.js";
@@ -61,10 +61,12 @@ function assertModal(modal: unknown): ModalElement {
       step: "open modal",
     });
   }
-  if (typeof candidate.callbackId !== "string" || candidate.callbackId === "") {
-    throw new ValidationError("modal.callbackId must be a non-empty string", {
-      step: "open modal",
-    });
+  // A modal written as an object literal gets the builders' checks too, so a bad field fails
+  // here with its name rather than at the platform, after the trigger id may have expired.
+  try {
+    return validateModalElement(candidate);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(error.message, { step: "open modal", cause: error });
   }
-  return candidate as ModalElement;
 }

@@ -146,6 +146,27 @@ describe("Chat", () => {
       expect(stored).toEqual({});
     });
 
+    it("checks a modal written as an object literal like a built one, before calling the platform", async () => {
+      const h = await withCapturedAction();
+      await h.chat.processAction(h.adapter, actionEvent({ triggerId: "trigger-123" }));
+      const literal = {
+        ...emptyModal("twice"),
+        children: [
+          { type: "text_input", id: "name", label: "Name" },
+          { type: "text_input", id: "name", label: "Name again" },
+        ],
+      };
+
+      const opening = h.captured[0]?.openModal(literal as never);
+
+      await expect(opening).rejects.toMatchObject({
+        code: "VALIDATION_FAILED",
+        step: "open modal",
+      });
+      await expect(opening).rejects.toThrow(/name/);
+      expect(h.adapter.callsOf("openModal")).toEqual([]);
+    });
+
     it("refuses a value that is not a modal element with a ValidationError", async () => {
       const h = await withCapturedAction();
       await h.chat.processAction(h.adapter, actionEvent({ triggerId: "trigger-123" }));
