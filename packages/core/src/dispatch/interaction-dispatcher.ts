@@ -1,4 +1,8 @@
-import { type ModalResponse, validateModalResponse } from "../content/modals/index.js";
+import {
+  type ModalResponse,
+  validateModalElement,
+  validateModalResponse,
+} from "../content/modals/index.js";
 import type { Adapter, WebhookOptions } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { ModalCloseEvent, ModalSubmitEvent, OptionsLoadEvent } from "../model/events.js";
@@ -57,7 +61,7 @@ export class InteractionDispatcher<TThread, TChannel, TMessage> {
       if (!matchesActionId(entry.filter, event.callbackId)) continue;
       try {
         const answered = await runInConversation(conversationOf(record), () => entry.handler(full));
-        answer = validateModalResponse(answered ?? undefined);
+        answer = checkedAnswer(answered);
       } catch (error) {
         logger.error("modal submit handler failed", { callbackId: event.callbackId, error });
       }
@@ -176,6 +180,15 @@ export class InteractionDispatcher<TThread, TChannel, TMessage> {
  * The conversation a modal was opened from (its thread, else its channel), which its submit and
  * close handlers run in, so AI tools they create stay there; none for a modal opened outside one.
  */
+/** The answer's shape checked, and a modal it opens checked like a built one. */
+function checkedAnswer(answered: unknown): ModalResponse | undefined {
+  const answer = validateModalResponse(answered ?? undefined);
+  if (answer?.action === "update" || answer?.action === "push") {
+    return { ...answer, modal: validateModalElement(answer.modal) };
+  }
+  return answer;
+}
+
 function conversationOf(record: ModalContextRecord | null | undefined): string | undefined {
   return record?.threadId || record?.channelId || undefined;
 }

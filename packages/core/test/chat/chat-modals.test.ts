@@ -419,6 +419,13 @@ describe("Chat", () => {
         throw new Error("handler bug");
       });
       h.chat.onModalSubmit(() => ({ action: "errors", errors: { email: 42 } }) as never);
+      h.chat.onModalSubmit(
+        () =>
+          ({
+            action: "push",
+            modal: { ...emptyModal("bad"), children: [{ type: "text_input", label: "No id" }] },
+          }) as never,
+      );
       h.chat.onModalSubmit(() => ({ action: "update", modal: emptyModal("step_2", "Step 2") }));
 
       const answer = await h.chat.processModalSubmit(h.adapter, {
@@ -431,6 +438,7 @@ describe("Chat", () => {
       expect(answer).toEqual({ action: "update", modal: emptyModal("step_2", "Step 2") });
       const failures = lines.filter((line) => line.level === "error");
       expect(failures.map((line) => line.message)).toEqual([
+        "modal submit handler failed",
         "modal submit handler failed",
         "modal submit handler failed",
       ]);
