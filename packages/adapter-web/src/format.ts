@@ -1,4 +1,4 @@
-import type { AdapterPostableMessage, Message } from "@baton/core";
+import { type AdapterPostableMessage, type Message, stringifyMarkdown } from "@baton/core";
 
 /** How the browser should render a message's text. The playground shows all three as text. */
 export type WebTextFormat = "plain" | "markdown" | "raw";
@@ -49,20 +49,15 @@ export function toWebText(message: AdapterPostableMessage): {
   if (typeof message === "string") return { text: message, format: "plain" };
   if ("markdown" in message) return { text: message.markdown, format: "markdown" };
   if ("raw" in message) return { text: message.raw, format: "raw" };
-  if ("ast" in message) return { text: leafText(message.ast), format: "plain" };
+  // A tree is shown as the markdown it stands for; the page renders markdown itself.
+  if ("ast" in message)
+    return { text: stringifyMarkdown(message.ast).trimEnd(), format: "markdown" };
   // The web adapter declares no cards, so the runtime sends a card's text instead; a card that
   // arrives anyway (a direct adapter call) shows its fallback text or title.
   const card = "card" in message ? message.card : message;
   const fallback = "card" in message ? message.fallbackText : undefined;
   const title = (card as { title?: unknown }).title;
   return { text: fallback ?? (typeof title === "string" ? title : ""), format: "plain" };
-}
-
-/** The text of an mdast tree's leaves, in document order. */
-function leafText(node: unknown): string {
-  const { value, children } = node as { value?: unknown; children?: unknown };
-  if (typeof value === "string") return value;
-  return Array.isArray(children) ? children.map(leafText).join("") : "";
 }
 
 /** The wire form of a kept message. */

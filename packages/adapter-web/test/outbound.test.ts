@@ -50,6 +50,36 @@ describe("outbound calls", () => {
     await events.cancel();
   });
 
+  it("shows an mdast tree as its markdown and a card that arrives anyway as its fallback text", async () => {
+    const { web, open } = adapterWithStream();
+    const events = await open();
+    await web.postMessage(thread, {
+      ast: {
+        type: "root",
+        children: [
+          {
+            type: "paragraph",
+            children: [{ type: "strong", children: [{ type: "text", value: "tree" }] }],
+          },
+        ],
+      },
+    });
+    await web.postMessage(thread, {
+      card: { type: "card", title: "T", children: [] },
+      fallbackText: "as text",
+    });
+    await events.next((e) => e.event === "message" && e.data.message.text === "as text");
+    const texts = events.seen
+      .filter((e) => e.event === "message")
+      .map((e) => [e.data.message.text, e.data.message.format]);
+    expect(texts).toEqual([
+      ["**tree**", "markdown"],
+      ["as text", "plain"],
+    ]);
+    expect(web.capabilities.cards).toBe(false);
+    await events.cancel();
+  });
+
   it("refuses to edit a user's message or to touch a message it does not keep", async () => {
     const h = await createWebHarness({ chat: { dispatch: "sync" } });
     const posted = await h.post("alice", { threadId: thread, text: "mine" });
