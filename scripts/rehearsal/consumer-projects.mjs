@@ -52,11 +52,14 @@ export function pickAndInstall(dir, registry, tag) {
   console.log(`    ${run("node", ["dist/program.js"], { cwd: dir }).trim()}`);
 }
 
-/** The README's quick example: the first ```ts block under "## Quick example". */
-export function quickExample(readme) {
-  const section = readme.split(/^## Quick example$/m)[1];
+/** The README's runnable examples: the first ```ts block under each of these headings. */
+export const README_EXAMPLES = ["Quick example", "Rich replies"];
+
+/** The first ```ts block under the heading `## {title}` of `readme`. */
+export function readmeCode(readme, title) {
+  const section = readme.split(new RegExp(`^## ${title}$`, "m"))[1];
   const code = section && /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error('README.md has no ```ts block under "## Quick example"');
+  if (!code) throw new Error(`README.md has no \`\`\`ts block under "## ${title}"`);
   return code;
 }
 
@@ -79,30 +82,33 @@ export function expectedOutputs(code) {
 }
 
 /**
- * Project B: `@baton/core`, `@baton/state-memory` and `@baton/testing`, running the README's
- * quick example verbatim (only `console.log` is made to print JSON), and checking it prints what
- * the README says.
+ * Project B: `@baton/core`, `@baton/state-memory` and `@baton/testing`, running each of the
+ * README's examples verbatim (only `console.log` is made to print JSON), and checking that each
+ * prints what the README says.
  */
-export function readmeExample(dir, registry, tag, readme) {
+export function readmeExamples(dir, registry, tag, readme) {
   npmProject(dir, registry, [
     `@baton/core@${tag}`,
     `@baton/state-memory@${tag}`,
     `@baton/testing@${tag}`,
     "tsx@4.23.15",
   ]);
-  const code = quickExample(readme);
   const printAsJson =
     "console.log = (...values) => process.stdout.write(`${JSON.stringify(values.length === 1 ? values[0] : values)}\\n`);\n";
-  writeFileSync(join(dir, "example.mts"), printAsJson + code);
-  const printed = run(join(dir, "node_modules", ".bin", "tsx"), ["example.mts"], { cwd: dir })
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
-  const expected = expectedOutputs(code);
-  if (!isDeepStrictEqual(printed, expected)) {
-    throw new Error(
-      `the README's quick example printed\n${JSON.stringify(printed)}\nbut the README says\n${JSON.stringify(expected)}`,
-    );
-  }
-  console.log(`    README quick example: printed ${printed.length} lines, as the README says`);
+  README_EXAMPLES.forEach((title, index) => {
+    const code = readmeCode(readme, title);
+    const file = `example-${index + 1}.mts`;
+    writeFileSync(join(dir, file), printAsJson + code);
+    const printed = run(join(dir, "node_modules", ".bin", "tsx"), [file], { cwd: dir })
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const expected = expectedOutputs(code);
+    if (!isDeepStrictEqual(printed, expected)) {
+      throw new Error(
+        `the README's "${title}" printed\n${JSON.stringify(printed)}\nbut the README says\n${JSON.stringify(expected)}`,
+      );
+    }
+    console.log(`    README "${title}": printed ${printed.length} lines, as the README says`);
+  });
 }

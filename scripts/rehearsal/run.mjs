@@ -9,14 +9,14 @@
 // 4. start verdaccio on 127.0.0.1 and publish every public package to it (`--tag rehearsal`);
 // 5. pick-and-install: core + state-redis + adapter-twilio into an empty project, type-check
 //    (nodenext and bundler) and run a program against the local Redis;
-// 6. core + state-memory + testing into another, and run the README's quick example verbatim.
+// 6. core + state-memory + testing into another, and run the README's examples verbatim.
 //
 // Flags: `--keep` keeps the temporary folder; `--without packages/x` leaves a package out.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pickAndInstall, readmeExample } from "./consumer-projects.mjs";
+import { pickAndInstall, readmeExamples } from "./consumer-projects.mjs";
 import { checkPackages, publicPackages } from "./package-checks.mjs";
 import { startRegistry } from "./registry.mjs";
 import { run } from "./run-command.mjs";
@@ -97,8 +97,8 @@ try {
   step("pick-and-install: @baton/core + @baton/state-redis + @baton/adapter-twilio");
   pickAndInstall(join(work, "pick-and-install"), registry, TAG);
 
-  step("the README's quick example: @baton/core + @baton/state-memory + @baton/testing");
-  readmeExample(
+  step("the README's examples: @baton/core + @baton/state-memory + @baton/testing");
+  readmeExamples(
     join(work, "readme-example"),
     registry,
     TAG,
