@@ -3,7 +3,7 @@ import { ValidationError } from "../errors/index.js";
 import type { Author } from "../model/author.js";
 
 /** A user as `chat.getUser` and `chat.openDM` take one: an id, or an author of a message. */
-export type UserRef = string | Pick<Author, "userId">;
+export type UserRef = string | (Pick<Author, "userId"> & Partial<Author>);
 
 /** The user id of `user`; a `ValidationError` naming `user` when there is none. */
 export function userIdOf(user: UserRef, step: string): string {
