@@ -24,6 +24,7 @@ export class SlackApiError extends AdapterError {
 interface WebApiFailure {
   code?: unknown;
   retryAfter?: unknown;
+  original?: { message?: unknown };
   data?: { error?: unknown };
   message?: unknown;
 }
@@ -37,8 +38,25 @@ interface WebApiFailure {
 export function slackApiError(method: string, error: unknown): Error {
   if (isBatonError(error)) return error as Error;
   const failure = (typeof error === "object" && error !== null ? error : {}) as WebApiFailure;
-  if (failure.code === "slack_webapi_rate_limited_error" || failure.data?.error === "ratelimited") {
-    const seconds = typeof failure.retryAfter === "number" ? failure.retryAfter : undefined;
+  // WebClient waits out each 429 itself; when its retries run out it reports the last one as a
+  // request error whose message carries Slack's Retry-After.
+  const exhausted =
+    typeof failure.original?.message === "string" &&
+    /rate limit was exceeded/i.test(failure.original.message);
+  if (
+    exhausted ||
+    failure.code === "slack_webapi_rate_limited_error" ||
+    failure.data?.error === "ratelimited"
+  ) {
+    const fromMessage = exhausted
+      ? /retry-after: (\d+)/.exec(String(failure.original?.message))?.[1]
+      : undefined;
+    const seconds =
+      typeof failure.retryAfter === "number"
+        ? failure.retryAfter
+        : fromMessage === undefined
+          ? undefined
+          : Number(fromMessage);
     return new RateLimitError(
       `${method} was rate limited by Slack`,
       seconds === undefined ? undefined : seconds * 1_000,

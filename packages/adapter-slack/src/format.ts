@@ -36,6 +36,8 @@ export function unescapeSlackText(text: string): string {
 const SLACK_RENDERERS: NodeRenderers = {
   ...PLAIN_TEXT_RENDERERS,
   text: (node) => escapeSlackText(node.value),
+  // Inline HTML in markdown is text to Slack, which renders no HTML.
+  html: (node) => escapeSlackText(node.value),
   strong: (node, context) => `*${context.renderChildren(node)}*`,
   emphasis: (node, context) => `_${context.renderChildren(node)}_`,
   delete: (node, context) => `~${context.renderChildren(node)}~`,

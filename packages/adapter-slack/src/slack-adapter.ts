@@ -378,7 +378,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     await this.api.call(method, {
       channel,
       timestamp: slackTsOfMessageId(messageId),
-      name: defaultEmojiResolver.toSlack(emoji),
+      name: defaultEmojiResolver.toSlack(emoji.replace(/^:|:$/g, "")),
     });
   }
 
