@@ -1,7 +1,6 @@
 // Ports upstream's packages/chat/src/ai/messages.test.ts (chat 4.38.1 titles) with its inputs.
-// Link sections follow chat 4.41, which fences preview metadata as untrusted text; the 4.38.1
-// assertions predate that fence. Messages come from the testing kit's factory, rebuilt with
-// `links` where upstream's factory takes them.
+// Link sections follow chat 4.41, which fences preview metadata as untrusted text (the 4.38.1
+// assertions predate the fence); `message` adds `links` as upstream's factory does.
 import { createTestMessage, type TestMessageOverrides } from "@baton/testing";
 import { generateText, type ModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
