@@ -16,7 +16,6 @@ export {
   MOCK_DEFAULT_CAPABILITIES,
   resolveMockCapabilities,
 } from "./mock-capabilities.js";
-export { MOCK_DEFAULT_USER_IDS, mockMatchesUserId } from "./mock-users.js";
 export type {
   MockActionInput,
   MockInteractionOptions,
@@ -30,6 +29,7 @@ export {
   encodeMockThreadId,
   type MockThreadData,
 } from "./mock-thread-id.js";
+export { MOCK_DEFAULT_USER_IDS, mockMatchesUserId } from "./mock-users.js";
 export {
   createMockWebhookRequest,
   MOCK_WEBHOOK_URL,

@@ -21,6 +21,15 @@ export {
   NO_CAPABILITIES,
   type StreamingSupport,
 } from "./capabilities.js";
+export { ConsoleLogger, isLogger, type Logger, type LogLevel, silentLogger } from "./logger.js";
+export {
+  DISPATCH_OUTCOMES,
+  type DispatchAttributes,
+  type DispatchEvent,
+  type DispatchOutcome,
+  type DispatchSpan,
+  type Observer,
+} from "./observer.js";
 export type {
   AdapterPostableMessage,
   CardElementLike,
@@ -32,28 +41,6 @@ export type {
   PostableRaw,
   PostableStream,
 } from "./postable-message.js";
-export type {
-  ChannelInfo,
-  ChannelVisibility,
-  EphemeralMessage,
-  ListThreadsOptions,
-  ListThreadsResult,
-  ScheduledMessage,
-  ScheduleOptions,
-  StreamOptions,
-  ThreadInfo,
-  ThreadSummary,
-  UserInfo,
-} from "./thread-surface-types.js";
-export { ConsoleLogger, isLogger, type Logger, type LogLevel, silentLogger } from "./logger.js";
-export {
-  DISPATCH_OUTCOMES,
-  type DispatchAttributes,
-  type DispatchEvent,
-  type DispatchOutcome,
-  type DispatchSpan,
-  type Observer,
-} from "./observer.js";
 export type {
   AppendToListOptions,
   Claim,
@@ -72,3 +59,16 @@ export type {
   StateLifecycle,
   SubscriptionState,
 } from "./state.js";
+export type {
+  ChannelInfo,
+  ChannelVisibility,
+  EphemeralMessage,
+  ListThreadsOptions,
+  ListThreadsResult,
+  ScheduledMessage,
+  ScheduleOptions,
+  StreamOptions,
+  ThreadInfo,
+  ThreadSummary,
+  UserInfo,
+} from "./thread-surface-types.js";
