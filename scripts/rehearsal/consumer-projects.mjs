@@ -112,3 +112,43 @@ export function readmeExamples(dir, registry, tag, readme) {
     console.log(`    README "${title}": printed ${printed.length} lines, as the README says`);
   });
 }
+
+/**
+ * `npm create baton-bot` from the registry, once per platform: a project with the memory State,
+ * installed with plain npm, whose own test (against the platform's offline kit) must pass.
+ */
+export function scaffoldedProjects(work, registry, tag, platforms) {
+  for (const platform of platforms) {
+    const parent = join(work, `create-${platform}`);
+    mkdirSync(parent, { recursive: true });
+    writeFileSync(join(parent, ".npmrc"), registry.npmrc);
+    run(
+      "npm",
+      [
+        "exec",
+        "--yes",
+        `create-baton-bot@${tag}`,
+        "--",
+        "bot",
+        "--platform",
+        platform,
+        "--state",
+        "memory",
+        "--pm",
+        "npm",
+        "--yes",
+        "--baton-version",
+        tag,
+      ],
+      { cwd: parent },
+    );
+    const dir = join(parent, "bot");
+    writeFileSync(join(dir, ".npmrc"), registry.npmrc);
+    run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir });
+    run("npm", ["run", "typecheck"], { cwd: dir });
+    run("npm", ["test"], { cwd: dir });
+    console.log(
+      `    npm create baton-bot --platform ${platform}: installed, type-checked, its test passed`,
+    );
+  }
+}

@@ -26,7 +26,7 @@ export function manifestProblems(dir, manifest, readme) {
       `exports["${subpath}"] must give "types" and "import"`,
     );
   }
-  if (manifest.name !== "@baton/core") {
+  if (manifest.name !== "@baton/core" && manifest.name.startsWith("@baton/")) {
     const range = manifest.peerDependencies?.["@baton/core"];
     need(
       range === "workspace:^",
@@ -50,8 +50,8 @@ export function manifestProblems(dir, manifest, readme) {
     `the README's first section must be "Install", got ${headings[0]}`,
   );
   need(
-    /^## Install\s+```sh\n(?:pnpm add|npm install) /m.test(readme),
-    "the README's Install section must start with a pnpm add / npm install block",
+    /^## Install\s+```sh\n(?:pnpm add|npm install|npm create) /m.test(readme),
+    "the README's Install section must start with a pnpm add / npm install / npm create block",
   );
   need(
     /example/i.test(headings[1] ?? ""),

@@ -9,14 +9,15 @@
 // 4. start verdaccio on 127.0.0.1 and publish every public package to it (`--tag rehearsal`);
 // 5. pick-and-install: core + state-redis + adapter-twilio into an empty project, type-check
 //    (nodenext and bundler) and run a program against the local Redis;
-// 6. core + state-memory + testing into another, and run the README's examples verbatim.
+// 6. core + state-memory + testing into another, and run the README's examples verbatim;
+// 7. `npm create baton-bot` from the registry for each platform, then that project's own test.
 //
 // Flags: `--keep` keeps the temporary folder; `--without packages/x` leaves a package out.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pickAndInstall, readmeExamples } from "./consumer-projects.mjs";
+import { pickAndInstall, readmeExamples, scaffoldedProjects } from "./consumer-projects.mjs";
 import { checkPackages, publicPackages } from "./package-checks.mjs";
 import { startRegistry } from "./registry.mjs";
 import { run } from "./run-command.mjs";
@@ -104,6 +105,9 @@ try {
     TAG,
     readFileSync(join(root, "README.md"), "utf8"),
   );
+
+  step("npm create baton-bot: one project per platform");
+  scaffoldedProjects(work, registry, TAG, ["web", "twilio"]);
 
   step(`passed (${version})`);
 } catch (error) {

@@ -278,6 +278,17 @@ describe("workspace checks on synthetic packages", () => {
     ).toEqual([]);
   });
 
+  it("names a create-* package after its folder, as npm create requires", () => {
+    expect(
+      checkPackageShape(pkg("create-baton-bot", { name: "create-baton-bot" }, ALL_FILES)),
+    ).toEqual([]);
+    expect(
+      checkPackageShape(pkg("create-baton-bot", { name: "@baton/create-baton-bot" }, ALL_FILES)),
+    ).toEqual([
+      'packages/create-baton-bot/package.json is named "@baton/create-baton-bot", expected "create-baton-bot"',
+    ]);
+  });
+
   it("reports each missing file, a wrong name and a missing package.json", () => {
     expect(checkPackageShape(pkg("state-pg", { name: "baton-pg" }, ["src/index.ts"]))).toEqual([
       "packages/state-pg has no README.md",

@@ -209,7 +209,8 @@ export function checkPackageShape(pkg: PackageDir): string[] {
   for (const file of REQUIRED_PACKAGE_FILES) {
     if (!pkg.files.has(file)) violations.push(`packages/${pkg.folder} has no ${file}`);
   }
-  const expected = `@baton/${pkg.folder}`;
+  // `npm create baton-bot` runs the package `create-baton-bot`: npm's naming rule, not ours.
+  const expected = pkg.folder.startsWith("create-") ? pkg.folder : `@baton/${pkg.folder}`;
   if (pkg.manifest.name !== expected) {
     violations.push(
       `packages/${pkg.folder}/package.json is named ${JSON.stringify(pkg.manifest.name)}, ` +

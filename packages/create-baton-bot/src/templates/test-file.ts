@@ -1,0 +1,85 @@
+import type { PlatformSpec } from "../platforms.js";
+import type { ProjectPlan } from "./project-files.js";
+
+const TWILIO_TEST = `test("answers an SMS, against the offline fake of Twilio", async () => {
+  const fake = await startFakeTwilio();
+  const webhookUrl = "https://bot.example.com/api/twilio";
+  const twilio = createTwilioAdapter({
+    accountSid: fake.accountSid,
+    authToken: fake.authToken,
+    apiUrl: fake.url,
+    phoneNumber: "+15550000001",
+    webhookUrl,
+  });
+  const bot = createBot({ adapters: { twilio }, sync: true });
+  try {
+    const response = await bot.webhooks.twilio?.(
+      createTwilioWebhookRequest({
+        url: webhookUrl,
+        authToken: fake.authToken,
+        params: { MessageSid: "SM1", From: "+15550000002", To: "+15550000001", Body: "hello" },
+      }),
+    );
+    assert.equal(response?.status, 200);
+    assert.deepEqual(fake.bodiesTo("+15550000002"), ["You said: hello"]);
+  } finally {
+    await bot.shutdown();
+    await fake.close();
+  }
+});
+`;
+
+const WEB_TEST = `test("answers a web chat message", async () => {
+  const web = createWebAdapter({
+    identify: (request) => {
+      const userId = request.headers.get("x-user");
+      return userId ? { userId, userName: userId } : null;
+    },
+  });
+  const bot = createBot({ adapters: { web }, sync: true });
+  try {
+    const response = await bot.webhooks.web?.(
+      new Request("http://localhost/api/web/messages", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-user": "alice" },
+        body: JSON.stringify({ text: "hello" }),
+      }),
+    );
+    assert.equal(response?.ok, true);
+    const page = await web.fetchMessages("web:alice:dm");
+    assert.ok(page.messages.some((message) => message.text === "You said: hello"));
+  } finally {
+    await bot.shutdown();
+  }
+});
+`;
+
+const TESTS: Record<string, { imports: string[]; body: string }> = {
+  twilio: {
+    imports: [
+      'import { createTwilioAdapter } from "@baton/adapter-twilio";',
+      'import { createTwilioWebhookRequest, startFakeTwilio } from "@baton/adapter-twilio/testing";',
+    ],
+    body: TWILIO_TEST,
+  },
+  web: { imports: ['import { createWebAdapter } from "@baton/adapter-web";'], body: WEB_TEST },
+};
+
+function testsOf(platform: PlatformSpec) {
+  const found = TESTS[platform.name];
+  if (!found) throw new Error(`no test template for platform ${platform.name}`);
+  return found;
+}
+
+/** `test/bot.test.ts`: one test per platform, each against that platform's offline kit. */
+export function testFile(plan: ProjectPlan): string {
+  const parts = plan.platforms.map(testsOf);
+  return [
+    'import assert from "node:assert/strict";',
+    'import { test } from "node:test";',
+    ...parts.flatMap((part) => part.imports),
+    'import { createBot } from "../src/bot.js";',
+    "",
+    ...parts.map((part) => part.body),
+  ].join("\n");
+}
