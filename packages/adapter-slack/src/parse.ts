@@ -99,6 +99,58 @@ function parseJson(text: string, what: string): Record<string, unknown> {
   return value;
 }
 
+const STRING_FIELDS = [
+  "subtype",
+  "user",
+  "bot_id",
+  "username",
+  "text",
+  "ts",
+  "thread_ts",
+  "event_ts",
+  "channel",
+  "channel_type",
+  "team",
+  "reaction",
+  "deleted_ts",
+] as const;
+
+function strings(value: unknown, keys: readonly string[]): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: Record<string, string> = {};
+  for (const key of keys) if (typeof value[key] === "string") out[key] = value[key];
+  return out;
+}
+
+/**
+ * The event with every field the adapter reads checked for its type: a signed body is Slack's,
+ * but a field of the wrong type (a future API change, a proxy) must not throw deep in routing.
+ * Wrong-typed fields are dropped; the rest of the event is kept as sent.
+ */
+function sanitizeEvent(event: Record<string, unknown>, depth = 0): SlackEvent {
+  const clean: Record<string, unknown> = { ...event };
+  for (const key of STRING_FIELDS) if (typeof clean[key] !== "string") delete clean[key];
+  const files = Array.isArray(event.files) ? event.files.filter(isRecord) : undefined;
+  if (files === undefined) delete clean.files;
+  else
+    clean.files = files.map((file) => ({
+      ...strings(file, ["id", "name", "mimetype", "url_private"]),
+      ...(typeof file.size === "number" ? { size: file.size } : {}),
+    }));
+  const item = strings(event.item, ["type", "channel", "ts"]);
+  if (item === undefined) delete clean.item;
+  else clean.item = item;
+  const edited = strings(event.edited, ["user", "ts"]);
+  if (edited === undefined) delete clean.edited;
+  else clean.edited = edited;
+  for (const key of ["message", "previous_message"] as const) {
+    const inner = event[key];
+    if (depth === 0 && isRecord(inner)) clean[key] = sanitizeEvent(inner, 1);
+    else delete clean[key];
+  }
+  return { ...clean, type: String(event.type) } as SlackEvent;
+}
+
 function parseForm(body: string): SlackWebhookPayload {
   const form = new URLSearchParams(body);
   const payload = form.get("payload");
@@ -140,7 +192,7 @@ export function parseSlackWebhookBody(body: string, contentType: string): SlackW
       kind: "event",
       teamId: typeof json.team_id === "string" ? json.team_id : "",
       eventId: typeof json.event_id === "string" ? json.event_id : undefined,
-      event: event as SlackEvent,
+      event: sanitizeEvent(event),
       raw: json,
     };
   }
