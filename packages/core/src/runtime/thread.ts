@@ -330,6 +330,11 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
   }
 
   async refresh(): Promise<void> {
+    const persisted = this.binding.history;
+    if (persisted && persistsThreadHistory(this.adapter)) {
+      this.recentMessages = await persisted.getMessages(this.id, RECENT_MESSAGES_LIMIT);
+      return;
+    }
     const page = await this.call(`fetch messages of ${this.id}`, () =>
       this.adapter.fetchMessages(this.id, { limit: RECENT_MESSAGES_LIMIT }),
     );

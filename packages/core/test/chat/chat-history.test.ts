@@ -48,6 +48,9 @@ describe("Chat", () => {
       const oldestFirst: string[] = [];
       for await (const message of chat.thread(THREAD_ID).allMessages) oldestFirst.push(message.id);
       expect(oldestFirst).toEqual(["m1", "m2"]);
+      const thread = chat.thread(THREAD_ID);
+      await thread.refresh();
+      expect(thread.recentMessages.map((message) => message.id)).toEqual(["m1", "m2"]);
       expect(adapter.callsOf("fetchMessages")).toHaveLength(0);
     });
 
