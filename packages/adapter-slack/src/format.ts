@@ -3,6 +3,7 @@ import {
   type NodeRenderers,
   PLAIN_TEXT_RENDERERS,
   parseMarkdown,
+  type RenderablePostable,
 } from "@baton/core";
 import type { Root } from "mdast";
 
@@ -102,5 +103,19 @@ export class SlackFormatConverter extends BaseFormatConverter {
 
   toAst(platformText: string): Root {
     return parseMarkdown(mrkdwnToMarkdown(platformText));
+  }
+
+  /**
+   * The `chat.postMessage` text of a postable message: strings and `{ raw }` as given (a string's
+   * `*` stays a literal star), markdown and ASTs rendered to mrkdwn. Cards are drawn by
+   * `renderSlackMessage`; here they become their fallback text.
+   */
+  toSlackPayload(message: RenderablePostable): { text: string } {
+    return { text: this.renderPostable(message) };
+  }
+
+  /** The mrkdwn text for a `response_url` reply (which takes text, not blocks). */
+  toResponseUrlText(message: RenderablePostable): string {
+    return this.renderPostable(message);
   }
 }
