@@ -1,7 +1,7 @@
 import { NotSupportedError } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import type { MockThreadData } from "@baton/testing";
-import { createMockAdapter, MockAdapter } from "@baton/testing";
+import { createMockAdapter, createTestMessage, MockAdapter } from "@baton/testing";
 import { describe, expect, it } from "vitest";
 import { type AdapterConformanceHarness, runAdapterConformance } from "../src/index.js";
 
@@ -166,6 +166,24 @@ class WrongFeatureName extends MockAdapter {
   }
 }
 
+/** Keeps its posts in history, but an edit never reaches it: the platform shows the old text. */
+class EditNeverStored extends MockAdapter {
+  override async postMessage(threadId: string, message: Parameters<MockAdapter["postMessage"]>[1]) {
+    const sent = await super.postMessage(threadId, message);
+    const text =
+      typeof message === "string" ? message : "markdown" in message ? message.markdown : "";
+    this.seedMessages(threadId, [
+      createTestMessage({
+        id: sent.id,
+        threadId,
+        text,
+        author: { userId: "U_BOT", isBot: true, isMe: true },
+      }),
+    ]);
+    return sent;
+  }
+}
+
 describe("the adapter conformance suite's capability cases", () => {
   it("pass the mock with every feature switched off", async () => {
     const none = Object.fromEntries(
@@ -193,6 +211,12 @@ describe("the adapter conformance suite's capability cases", () => {
   it("fail an adapter that refuses a feature it declares", async () => {
     expect(await failingTitles(() => new RefusesDeclaredReactions("mock"))).toEqual([
       "reactions: the bot adds and removes a reaction, or both are refused",
+    ]);
+  });
+
+  it("fail an adapter whose history still shows a message's text from before an edit", async () => {
+    expect(await failingTitles(() => new EditNeverStored("mock"))).toEqual([
+      "editMessage: an edit keeps the message id and shows the new content, or is refused",
     ]);
   });
 

@@ -65,6 +65,15 @@ const messages = defineAdapterCases("capabilities: messages", {
     const edited = await sent.edit({ markdown: "conformance: **after** the edit" });
     check(edited.id === sent.id, `the edit answered id ${show(edited.id)}, not ${show(sent.id)}`);
     check(edited.text === "conformance: after the edit", `edited text is ${show(edited.text)}`);
+    // Where the platform's history holds the bot's posts, the edit must show there too.
+    if (!capabilitiesOf(context.adapter).history) return;
+    const page = await context.adapter.fetchMessages(sent.threadId, { limit: 20 });
+    const stored = page.messages.find((message) => message.id === sent.id);
+    if (stored === undefined) return;
+    check(
+      stored.text.includes("after") && !stored.text.includes("before"),
+      `history still shows ${show(stored.text)} after the edit`,
+    );
   },
   "deleteMessage: a posted message can be deleted, or the delete is refused": async (context) => {
     const sent = await context.chat.thread(context.threadId).post("conformance: to delete");
