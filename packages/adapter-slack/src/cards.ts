@@ -34,11 +34,20 @@ export function truncateSlackText(text: string, max: number): string {
 }
 
 function plain(text: string, max: number) {
-  return { type: "plain_text", text: truncateSlackText(text || " ", max), emoji: true };
+  return { type: "plain_text", text: truncateSlackText(text || " ", max) };
 }
 
 function mrkdwn(markdown: string, max: number = SLACK_LIMITS.sectionText) {
   return { type: "mrkdwn", text: truncateSlackText(CONVERTER.fromMarkdown(markdown), max) };
+}
+
+/** A radio button option: Slack renders its label and description as mrkdwn. */
+export function slackRadioOption(option: SelectOptionElement) {
+  return {
+    text: { type: "mrkdwn", text: truncateSlackText(option.label, SLACK_LIMITS.optionText) },
+    value: option.value,
+    ...(option.description ? { description: { type: "mrkdwn", text: option.description } } : {}),
+  };
 }
 
 /** A Block Kit option object. */
@@ -84,7 +93,7 @@ function controlOf(control: ActionsChild): Record<string, unknown> {
       };
     }
     case "radio_select": {
-      const options = control.options.slice(0, 10).map(slackOption);
+      const options = control.options.slice(0, 10).map(slackRadioOption);
       const initial = options.find((option) => option.value === control.initialOption);
       return {
         type: "radio_buttons",

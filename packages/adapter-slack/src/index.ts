@@ -31,6 +31,7 @@ export {
   modalToSlackView,
   type SlackModalMetadata,
   type SlackView,
+  slackViewFor,
   viewSubmissionValues,
 } from "./modals.js";
 export {

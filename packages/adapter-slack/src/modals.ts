@@ -1,12 +1,21 @@
 import type { ModalChild, ModalElement, ModalResponse } from "@baton/core";
-import { cardToBlockKit, type SlackBlock, slackOption, truncateSlackText } from "./cards.js";
+import {
+  cardToBlockKit,
+  type SlackBlock,
+  slackOption,
+  slackRadioOption,
+  truncateSlackText,
+} from "./cards.js";
 
 /** A Slack modal view (`views.open`'s `view`). */
 export type SlackView = Record<string, unknown>;
 
 function plain(text: string, max: number) {
-  return { type: "plain_text", text: truncateSlackText(text || " ", max), emoji: true };
+  return { type: "plain_text", text: truncateSlackText(text || " ", max) };
 }
+
+/** Slack's datepicker takes only `YYYY-MM-DD`; anything else would fail the whole view. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function input(
   child: { id: string; label: string; optional?: boolean },
@@ -38,7 +47,9 @@ function childBlocks(child: ModalChild): SlackBlock[] {
         input(child, {
           type: "datepicker",
           ...(child.placeholder ? { placeholder: plain(child.placeholder, 150) } : {}),
-          ...(child.initialValue ? { initial_date: child.initialValue } : {}),
+          ...(child.initialValue && ISO_DATE.test(child.initialValue)
+            ? { initial_date: child.initialValue }
+            : {}),
         }),
       ];
     case "number_input":
@@ -67,7 +78,7 @@ function childBlocks(child: ModalChild): SlackBlock[] {
       ];
     }
     case "radio_select": {
-      const options = child.options.slice(0, 10).map(slackOption);
+      const options = child.options.slice(0, 10).map(slackRadioOption);
       const initial = options.find((option) => option.value === child.initialOption);
       return [
         input(child, {
@@ -107,7 +118,7 @@ export function encodeModalMetadata(metadata: SlackModalMetadata): string | unde
   });
 }
 
-/** The inverse of {@link encodeModalMetadata}; a foreign string is the user's own metadata. */
+/** The inverse of {@link encodeModalMetadata}; any other string is taken as a bare context id. */
 export function decodeModalMetadata(raw: string | undefined): SlackModalMetadata {
   if (!raw) return {};
   try {
@@ -119,17 +130,18 @@ export function decodeModalMetadata(raw: string | undefined): SlackModalMetadata
       };
     }
   } catch {
-    // Not ours: a view opened by other code; its metadata is passed through as is.
+    // Not JSON: a context id stored bare, as older views did (upstream's rule).
   }
-  return { privateMetadata: raw };
+  return { contextId: raw };
 }
 
-/** A modal as a Slack view: each input an `input` block whose block and action ids are its id. */
-export function modalToSlackView(modal: ModalElement, contextId?: string): SlackView {
-  const metadata = encodeModalMetadata({
-    ...(contextId ? { contextId } : {}),
-    ...(modal.privateMetadata ? { privateMetadata: modal.privateMetadata } : {}),
-  });
+/**
+ * A modal as a Slack view: each input an `input` block whose block and action ids are its id.
+ * `privateMetadata` is written as the view's `private_metadata` verbatim (upstream's shape);
+ * {@link slackViewFor} encodes the context id with the modal's own metadata first.
+ */
+export function modalToSlackView(modal: ModalElement, privateMetadata?: string): SlackView {
+  const metadata = privateMetadata;
   return {
     type: "modal",
     callback_id: modal.callbackId,
@@ -140,6 +152,17 @@ export function modalToSlackView(modal: ModalElement, contextId?: string): Slack
     blocks: modal.children.flatMap(childBlocks).slice(0, 100),
     ...(metadata === undefined ? {} : { private_metadata: metadata }),
   };
+}
+
+/** The view the adapter opens: the context id and the modal's own metadata encoded together. */
+export function slackViewFor(modal: ModalElement, contextId?: string): SlackView {
+  return modalToSlackView(
+    modal,
+    encodeModalMetadata({
+      ...(contextId ? { contextId } : {}),
+      ...(modal.privateMetadata ? { privateMetadata: modal.privateMetadata } : {}),
+    }),
+  );
 }
 
 interface StateValue {
@@ -179,8 +202,8 @@ export function modalResponseBody(
     case "errors":
       return { response_action: "errors", errors: response.errors };
     case "update":
-      return { response_action: "update", view: modalToSlackView(response.modal, contextId) };
+      return { response_action: "update", view: slackViewFor(response.modal, contextId) };
     case "push":
-      return { response_action: "push", view: modalToSlackView(response.modal, contextId) };
+      return { response_action: "push", view: slackViewFor(response.modal, contextId) };
   }
 }

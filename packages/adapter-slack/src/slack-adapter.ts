@@ -22,7 +22,7 @@ import { SlackApi, type SlackResponse } from "./api.js";
 import { SlackApiError } from "./errors.js";
 import { fetchSlackMessages } from "./history.js";
 import { messageFromSlack, type SlackSelf, slackThreadIdOf } from "./message.js";
-import { modalToSlackView } from "./modals.js";
+import { slackViewFor } from "./modals.js";
 import type { ResolvedSlackOptions } from "./options.js";
 import type { SlackEvent } from "./parse.js";
 import { renderSlackMessage, splitSlackText } from "./post.js";
@@ -355,7 +355,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
   ): Promise<{ viewId: string }> {
     const answer = await this.api.call("views.open", {
       trigger_id: triggerId,
-      view: modalToSlackView(modal, contextId),
+      view: slackViewFor(modal, contextId),
     });
     return { viewId: String((answer.view as Json | undefined)?.id ?? "") };
   }
@@ -368,7 +368,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
   ): Promise<{ viewId: string }> {
     const answer = await this.api.call("views.update", {
       view_id: viewId,
-      view: modalToSlackView(modal, contextId),
+      view: slackViewFor(modal, contextId),
     });
     return { viewId: String((answer.view as Json | undefined)?.id ?? viewId) };
   }

@@ -216,7 +216,7 @@ describe("handleWebhook - interactive payloads", () => {
       value: "ali",
     });
     expect(await response.json()).toEqual({
-      options: [{ text: { type: "plain_text", text: "Match ali", emoji: true }, value: "u1" }],
+      options: [{ text: { type: "plain_text", text: "Match ali" }, value: "u1" }],
     });
   });
 
@@ -235,7 +235,7 @@ describe("handleWebhook - interactive payloads", () => {
       option_groups: [
         {
           label: { type: "plain_text", text: "Team A" },
-          options: [{ text: { type: "plain_text", text: "Ann", emoji: true }, value: "a" }],
+          options: [{ text: { type: "plain_text", text: "Ann" }, value: "a" }],
         },
       ],
     });
