@@ -1,0 +1,85 @@
+import { type ChatHost, type Logger, type WebhookOptions, webhookErrorResponse } from "@baton/core";
+import type { ResolvedTelegramOptions } from "./options.js";
+import { parseTelegramUpdate, type TelegramUpdate, TelegramWebhookParseError } from "./parse.js";
+import { dispatchTelegramUpdate, type TelegramUpdateTarget } from "./updates.js";
+import { TELEGRAM_SECRET_HEADER, verifyTelegramSecretToken } from "./verify.js";
+
+/** What the webhook needs from its adapter. */
+export interface TelegramWebhookTarget {
+  readonly options: ResolvedTelegramOptions;
+  readonly host: ChatHost | undefined;
+  logger(): Logger;
+  /** The update target, once the Chat initialized the adapter. */
+  updateTarget(host: ChatHost): TelegramUpdateTarget;
+}
+
+function problem(status: number, code: string, error: string): Response {
+  return new Response(JSON.stringify({ ok: false, code, error }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+function ok(): Response {
+  return new Response(JSON.stringify({ ok: true }), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
+}
+
+/**
+ * A Telegram webhook, in DESIGN §9's order: method (405) → size limit (413) → the secret token
+ * header compared in constant time (401, before the body is parsed or anything written) → parse
+ * (400) → the update claimed once and handed to the Chat → 200. Admission rejection and State
+ * failures answer 503 (Telegram retries), and leave no claim behind.
+ */
+export async function handleTelegramWebhook(
+  target: TelegramWebhookTarget,
+  request: Request,
+  options: WebhookOptions = {},
+): Promise<Response> {
+  const { options: config } = target;
+  if (request.method !== "POST") {
+    return problem(405, "METHOD_NOT_ALLOWED", "Telegram webhooks are POST requests");
+  }
+  const body = await readLimited(request, config.maxBodyBytes);
+  if (body === undefined) return problem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
+  const secret = config.secretToken;
+  if (secret === undefined) {
+    target
+      .logger()
+      .error(
+        "telegram: a webhook arrived but secretToken is not set: set it (and pass it to setWebhook) so forged updates can be refused",
+      );
+    return problem(401, "UNAUTHORIZED", "the webhook cannot be verified");
+  }
+  if (!verifyTelegramSecretToken(request.headers.get(TELEGRAM_SECRET_HEADER), secret)) {
+    return problem(401, "UNAUTHORIZED", "the secret token does not match");
+  }
+  const host = target.host;
+  if (host === undefined) {
+    return problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
+  }
+  let update: TelegramUpdate;
+  try {
+    update = parseTelegramUpdate(body);
+  } catch (error) {
+    if (error instanceof TelegramWebhookParseError)
+      return problem(400, "BAD_REQUEST", error.message);
+    throw error;
+  }
+  try {
+    await dispatchTelegramUpdate(target.updateTarget(host), update, options);
+    return ok();
+  } catch (error) {
+    target.logger().warn("telegram: update not accepted", { updateId: update.update_id, error });
+    return webhookErrorResponse(error);
+  }
+}
