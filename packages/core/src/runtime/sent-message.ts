@@ -1,4 +1,5 @@
 import type { Root } from "mdast";
+import type { EmojiValue } from "../content/emoji/emoji-value.js";
 import type { Adapter, RawMessage } from "../contracts/adapter.js";
 import { type AdapterFeature, capabilitiesOf } from "../contracts/capabilities.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
@@ -50,10 +51,13 @@ export interface SentMessage {
   edit(newContent: unknown): Promise<SentMessage>;
   /** Deletes the message (capability `deleteMessage`). */
   delete(): Promise<void>;
-  /** Adds `emoji` (a normalized name such as `thumbs_up`) as the bot's reaction. */
-  addReaction(emoji: string): Promise<void>;
-  /** Removes the bot's `emoji` reaction. */
-  removeReaction(emoji: string): Promise<void>;
+  /**
+   * Adds `emoji` as the bot's reaction: a normalized name (`thumbs_up`), an `EmojiValue`
+   * (`emoji.thumbs_up`) or its placeholder (`{{emoji:thumbs_up}}`); the adapter gets the name.
+   */
+  addReaction(emoji: string | EmojiValue): Promise<void>;
+  /** Removes the bot's `emoji` reaction (same forms as `addReaction`). */
+  removeReaction(emoji: string | EmojiValue): Promise<void>;
   /** The JSON form of the message (a `Message`'s), for queues and workflow steps. */
   toJSON(): SerializedMessage;
 }
@@ -77,6 +81,19 @@ export function assertNonEmpty(value: unknown, what: string, step: string): stri
     throw new ValidationError(`${what} must be a non-empty string`, { step });
   }
   return value;
+}
+
+const PLACEHOLDER = /^\{\{emoji:([^{}]+)\}\}$/;
+
+/**
+ * The normalized name of a reaction given as a name, an `EmojiValue` or its `{{emoji:name}}`
+ * placeholder (upstream's `EmojiValue | string`); a `ValidationError` for anything else or empty.
+ */
+export function emojiName(emoji: unknown, step: string): string {
+  const given =
+    typeof emoji === "object" && emoji !== null ? (emoji as { name?: unknown }).name : emoji;
+  const name = assertNonEmpty(given, "emoji", step);
+  return PLACEHOLDER.exec(name)?.[1] ?? name;
 }
 
 /** Throws a `NotSupportedError` unless the adapter declares `feature`. */
@@ -204,13 +221,13 @@ function withActions(
     },
     async addReaction(emoji) {
       const step = `add reaction to ${where}`;
-      const name = assertNonEmpty(emoji, "emoji", step);
+      const name = emojiName(emoji, step);
       requireCapability(adapter, "reactions", step);
       await call(step, () => adapter.addReaction(threadId, id, name));
     },
     async removeReaction(emoji) {
       const step = `remove reaction from ${where}`;
-      const name = assertNonEmpty(emoji, "emoji", step);
+      const name = emojiName(emoji, step);
       requireCapability(adapter, "reactions", step);
       await call(step, () => adapter.removeReaction(threadId, id, name));
     },

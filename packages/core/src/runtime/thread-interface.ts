@@ -1,3 +1,4 @@
+import type { EmojiValue } from "../content/emoji/emoji-value.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { PostableMessage } from "../contracts/postable-message.js";
 import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
@@ -41,9 +42,9 @@ export interface Thread<TState = Record<string, unknown>> extends ThreadPostingS
    */
   post(message: PostableMessage | PostContent | StreamInput): Promise<SentMessage>;
   /** Adds the bot's `emoji` reaction to any message of this thread. */
-  addReaction(messageId: string, emoji: string): Promise<void>;
+  addReaction(messageId: string, emoji: string | EmojiValue): Promise<void>;
   /** Removes the bot's `emoji` reaction from any message of this thread. */
-  removeReaction(messageId: string, emoji: string): Promise<void>;
+  removeReaction(messageId: string, emoji: string | EmojiValue): Promise<void>;
   /** Shows the typing indicator, with an optional status text where the platform has one. */
   startTyping(status?: string): Promise<void>;
   /** Follows the thread: its later messages route to `onSubscribedMessage`. Idempotent. */

@@ -1,3 +1,4 @@
+import type { EmojiValue } from "../content/emoji/emoji-value.js";
 import type { Adapter, FetchDirection } from "../contracts/adapter.js";
 import { type Logger, silentLogger } from "../contracts/logger.js";
 import type { PostableMessage } from "../contracts/postable-message.js";
@@ -28,7 +29,7 @@ import type { PostContent } from "./postable-surface.js";
 import { type PostEphemeralOptions, Poster } from "./poster.js";
 import { LazyBinding } from "./runtime-binding.js";
 import { ScopedState, type SetStateOptions } from "./scoped-state.js";
-import { assertNonEmpty, requireCapability, type SentMessage } from "./sent-message.js";
+import { assertNonEmpty, emojiName, requireCapability, type SentMessage } from "./sent-message.js";
 import {
   type RevivedThreadInit,
   revivedThreadInit,
@@ -264,18 +265,18 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
     return this.poster.fromMessage(message);
   }
 
-  async addReaction(messageId: string, emoji: string): Promise<void> {
+  async addReaction(messageId: string, emoji: string | EmojiValue): Promise<void> {
     const step = `add reaction to message ${messageId} in ${this.id}`;
     const id = assertNonEmpty(messageId, "messageId", step);
-    const name = assertNonEmpty(emoji, "emoji", step);
+    const name = emojiName(emoji, step);
     requireCapability(this.adapter, "reactions", step);
     await this.call(step, () => this.adapter.addReaction(this.id, id, name));
   }
 
-  async removeReaction(messageId: string, emoji: string): Promise<void> {
+  async removeReaction(messageId: string, emoji: string | EmojiValue): Promise<void> {
     const step = `remove reaction from message ${messageId} in ${this.id}`;
     const id = assertNonEmpty(messageId, "messageId", step);
-    const name = assertNonEmpty(emoji, "emoji", step);
+    const name = emojiName(emoji, step);
     requireCapability(this.adapter, "reactions", step);
     await this.call(step, () => this.adapter.removeReaction(this.id, id, name));
   }

@@ -6,6 +6,7 @@ import {
 } from "@baton/testing";
 import { describe, expect, it, vi } from "vitest";
 import { Card } from "../../src/content/cards/card-builders.js";
+import { getEmoji } from "../../src/content/emoji/emoji-value.js";
 import type { AdapterCapabilities } from "../../src/contracts/capabilities.js";
 import { AdapterError, NotSupportedError } from "../../src/errors/index.js";
 import { Message } from "../../src/model/message.js";
@@ -192,6 +193,20 @@ describe("ThreadImpl", () => {
       expect((await sent.removeReaction("eyes").catch((e) => e)).feature).toBe("reactions");
       expect((await thread.addReaction("m1", "eyes").catch((e) => e)).feature).toBe("reactions");
       expect(adapter.calls.map((call) => call.method)).toEqual(["postMessage"]);
+    });
+
+    it("reacts with an EmojiValue or its placeholder by the emoji's normalized name", async () => {
+      const { thread, adapter } = await setup();
+      const sent = await thread.post("react to me");
+      await sent.addReaction(getEmoji("thumbs_up"));
+      await sent.removeReaction("{{emoji:thumbs_up}}");
+      await thread.addReaction("m1", getEmoji("eyes"));
+      expect(adapter.callsOf("addReaction").map((call) => call.args[2])).toEqual([
+        "thumbs_up",
+        "eyes",
+      ]);
+      expect(adapter.callsOf("removeReaction")[0]?.args[2]).toBe("thumbs_up");
+      await expect(sent.addReaction({ name: "" } as never)).rejects.toThrow(/emoji must be/);
     });
 
     it("edits a card as its text where the adapter has no cards", async () => {
