@@ -43,6 +43,45 @@ function twilioMappings(): FileMapping[] {
   }));
 }
 
+/** Upstream's adapter-slack test files, each ported by the Baton test file of the same concern. */
+function slackMappings(): FileMapping[] {
+  const webhook = ["webhook.test.ts", "security.test.ts", "interactions.test.ts"];
+  const pairs: Array<[string, string[]]> = [
+    ["agent-context.test.ts", []],
+    ["api/boundary.test.ts", []],
+    ["api/index.test.ts", ["outbound.test.ts"]],
+    ["blocks/boundary.test.ts", []],
+    ["blocks/index.test.ts", ["cards.test.ts"]],
+    ["cards.test.ts", ["cards.test.ts"]],
+    ["crypto.test.ts", []],
+    ["format/boundary.test.ts", []],
+    ["format/index.test.ts", ["format.test.ts"]],
+    ["index.test.ts", ["adapter.test.ts", "outbound.test.ts", ...webhook]],
+    ["markdown.test.ts", ["format.test.ts"]],
+    ["modals.test.ts", ["modals.test.ts"]],
+    ["webhook/boundary.test.ts", []],
+    ["webhook/index.test.ts", webhook],
+  ];
+  return pairs.map(([upstream, baton]) => ({
+    upstream: `packages/adapter-slack/src/${upstream}`,
+    baton: baton.map((file) => `packages/adapter-slack/test/${file}`),
+  }));
+}
+
+/** Upstream's adapter-telegram test files, each ported by the Baton test file of the same concern. */
+function telegramMappings(): FileMapping[] {
+  const pairs: Array<[string, string[]]> = [
+    ["cards.test.ts", ["cards.test.ts"]],
+    ["index.test.ts", ["config.test.ts", "inbound.test.ts", "outbound.test.ts", "polling.test.ts"]],
+    ["markdown.test.ts", ["markdown.test.ts"]],
+    ["rich.test.ts", []],
+  ];
+  return pairs.map(([upstream, baton]) => ({
+    upstream: `packages/adapter-telegram/src/${upstream}`,
+    baton: baton.map((file) => `packages/adapter-telegram/test/${file}`),
+  }));
+}
+
 /** The mapped file pairs, in report order. */
 export const FILE_MAPPINGS: readonly FileMapping[] = [
   {
@@ -183,6 +222,10 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
   },
   // adapter-twilio
   ...twilioMappings(),
+  // adapter-telegram
+  ...telegramMappings(),
+  // adapter-slack
+  ...slackMappings(),
   {
     upstream: "packages/state-memory/src/index.test.ts",
     baton: [CONFORMANCE_CASES, "packages/state-memory/test/**/*.test.ts"],

@@ -4,6 +4,7 @@ import { CHAT_DIVERGENCES } from "./chat.js";
 import type { Divergence } from "./divergence.js";
 import { ERROR_DIVERGENCES, MESSAGE_DIVERGENCES, SERIALIZATION_DIVERGENCES } from "./message.js";
 import { PG_DIVERGENCES, REDIS_DIVERGENCES } from "./state.js";
+import { TELEGRAM_DIVERGENCES } from "./telegram.js";
 import { THREAD_DIVERGENCES } from "./thread.js";
 import { TWILIO_DIVERGENCES } from "./twilio.js";
 
@@ -22,4 +23,5 @@ export const DIVERGENCES: readonly Divergence[] = [
   ...PG_DIVERGENCES,
   ...AI_TOOL_DIVERGENCES,
   ...TWILIO_DIVERGENCES,
+  ...TELEGRAM_DIVERGENCES,
 ];
