@@ -90,6 +90,12 @@ function otherEventWork(
 ): (() => Promise<void>) | undefined {
   const { adapter } = target;
   if (event.type === "message" && event.subtype === "message_changed" && event.message) {
+    // A tombstone (the parent of a thread was deleted) and an edit that changed no text (Slack
+    // sends one when it unfurls a link or updates thread metadata) are not edits anyone made.
+    if (event.message.subtype === "tombstone") return undefined;
+    if (event.previous_message && event.previous_message.text === event.message.text) {
+      return undefined;
+    }
     const channel = event.channel ?? "";
     const edited = messageFromSlack(
       { ...event.message, ...(event.message.channel ? {} : { channel }) },

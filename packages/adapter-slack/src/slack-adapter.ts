@@ -232,7 +232,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     }
   }
 
-  fetchMessages(
+  async fetchMessages(
     threadId: string,
     options: FetchMessagesOptions = {},
   ): Promise<FetchMessagesResult> {
@@ -241,7 +241,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     );
   }
 
-  fetchChannelMessages(
+  async fetchChannelMessages(
     channelId: string,
     options: FetchMessagesOptions = {},
   ): Promise<FetchMessagesResult> {

@@ -562,3 +562,188 @@ describe("the signed-request builder of the testing kit", () => {
     ).toBe(true);
   });
 });
+
+describe("message subtype handling", () => {
+  it("routes the message, its edit, and its delete to one thread id in a flat DM", async () => {
+    const h = await harness();
+    const threads: string[] = [];
+    h.chat.onDirectMessage((thread) => {
+      threads.push(`message ${thread.id}`);
+    });
+    h.chat.onMessageUpdated((thread) => {
+      threads.push(`edit ${thread.id}`);
+    });
+    h.chat.onMessageDeleted((event) => {
+      threads.push(`delete ${event.thread.id}`);
+    });
+    const ts = "1234567890.111111";
+    const original = { type: "message", user: "U_USER", text: "hello", ts };
+    await h.deliver(h.envelope({ ...original, channel: "D_DM_CHAN", channel_type: "im" }));
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_changed",
+        channel: "D_DM_CHAN",
+        channel_type: "im",
+        ts: "1234567890.222222",
+        message: {
+          ...original,
+          text: "hello again",
+          edited: { user: "U_USER", ts: "1234567890.222222" },
+        },
+        previous_message: original,
+      }),
+    );
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_deleted",
+        channel: "D_DM_CHAN",
+        channel_type: "im",
+        ts: "1234567890.333333",
+        deleted_ts: ts,
+        previous_message: original,
+      }),
+    );
+    await h.settle();
+    expect(threads).toEqual([
+      "message slack:D_DM_CHAN:",
+      "edit slack:D_DM_CHAN:",
+      "delete slack:D_DM_CHAN:",
+    ]);
+  });
+
+  it("ignores a message_changed where nothing actually changed", async () => {
+    const h = await harness();
+    const edits: string[] = [];
+    h.chat.onMessageUpdated((_thread, message) => {
+      edits.push(message.text);
+    });
+    const message = { type: "message", user: "U123", text: "same", ts: "1234567890.123456" };
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_changed",
+        channel: "C456",
+        ts: "1234567890.9",
+        message,
+        previous_message: message,
+      }),
+    );
+    await h.settle();
+    expect(edits).toEqual([]);
+  });
+
+  it("ignores message_changed tombstone subtypes", async () => {
+    const h = await harness();
+    const edits: string[] = [];
+    h.chat.onMessageUpdated((_thread, message) => {
+      edits.push(message.text);
+    });
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_changed",
+        channel: "C456",
+        ts: "1234567890.9",
+        message: {
+          type: "message",
+          subtype: "tombstone",
+          text: "This message was deleted.",
+          ts: "1234567890.123456",
+        },
+        previous_message: {
+          type: "message",
+          user: "U123",
+          text: "parent",
+          ts: "1234567890.123456",
+        },
+      }),
+    );
+    await h.settle();
+    expect(edits).toEqual([]);
+  });
+});
+
+describe("isMessageFromSelf", () => {
+  it("matches by bot user ID", async () => {
+    const h = await harness();
+    const message = h.adapter.parseMessage({
+      type: "message",
+      user: h.fake.botUserId,
+      channel: "C1",
+      text: "mine",
+      ts: "1.1",
+    });
+    expect(message.author.isMe).toBe(true);
+  });
+
+  it("matches by bot ID", async () => {
+    const h = await harness();
+    const message = h.adapter.parseMessage({
+      type: "message",
+      subtype: "bot_message",
+      bot_id: h.fake.botId,
+      channel: "C1",
+      text: "mine",
+      ts: "1.1",
+    });
+    expect(message.author.isMe).toBe(true);
+  });
+
+  it("returns false for non-bot messages", async () => {
+    const h = await harness();
+    const message = h.adapter.parseMessage({
+      type: "message",
+      user: "U_SOMEONE",
+      channel: "C1",
+      text: "theirs",
+      ts: "1.1",
+    });
+    expect(message.author.isMe).toBe(false);
+    expect(message.author.isBot).toBe(false);
+  });
+});
+
+describe("fetchChannelMessages", () => {
+  async function seeded() {
+    const h = await harness();
+    for (const n of [1, 2, 3])
+      h.fake.store.add({ channel: "C9", text: `m${n}`, user: "U1", team: h.fake.teamId });
+    return h;
+  }
+
+  it("fetches channel messages backward (default)", async () => {
+    const h = await seeded();
+    const page = await h.adapter.fetchChannelMessages("slack:C9", { limit: 2 });
+    expect(page.messages.map((m) => m.text)).toEqual(["m3", "m2"]);
+    expect(h.fake.callsOf("conversations.history")[0]?.args).toMatchObject({
+      channel: "C9",
+      limit: "2",
+    });
+  });
+
+  it("fetches channel messages forward", async () => {
+    const h = await seeded();
+    const page = await h.adapter.fetchChannelMessages("slack:C9", {
+      limit: 2,
+      direction: "forward",
+    });
+    expect(page.messages.map((m) => m.text)).toEqual(["m1", "m2"]);
+    const next = await h.adapter.fetchChannelMessages("slack:C9", {
+      limit: 2,
+      direction: "forward",
+      cursor: page.nextCursor,
+    });
+    expect(next.messages.map((m) => m.text)).toEqual(["m3"]);
+  });
+
+  it("throws on invalid channel ID", async () => {
+    const h = await harness();
+    const { ValidationError } = await import("@baton/core");
+    await expect(h.adapter.fetchChannelMessages("teams:C9")).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(h.adapter.fetchChannelMessages("slack:")).rejects.toBeInstanceOf(ValidationError);
+  });
+});
