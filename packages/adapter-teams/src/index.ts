@@ -1,0 +1,71 @@
+import { resolveTeamsOptions, type TeamsAdapterConfig } from "./options.js";
+import { TeamsAdapter } from "./teams-adapter.js";
+
+/**
+ * Creates the Teams adapter (upstream's factory name). Fields fall back to `TEAMS_APP_ID`,
+ * `TEAMS_APP_PASSWORD`, `TEAMS_APP_TENANT_ID` and `TEAMS_API_URL`; a bad value throws a
+ * `ConfigError` naming it.
+ */
+export function createTeamsAdapter(config: TeamsAdapterConfig = {}): TeamsAdapter {
+  return new TeamsAdapter(resolveTeamsOptions(config));
+}
+
+export { TeamsApi, type TeamsApiOptions, type TeamsOutboundActivity } from "./api.js";
+export {
+  ADAPTIVE_CARD_CONTENT_TYPE,
+  ADAPTIVE_CARD_SCHEMA,
+  ADAPTIVE_CARD_VERSION,
+  type AdaptiveJson,
+  AUTO_SUBMIT_ACTION_ID,
+  cardToAdaptiveCard,
+  cardToFallbackText,
+  type TeamsAdaptiveCard,
+} from "./cards.js";
+export {
+  retryAfterMsOf,
+  TeamsApiError,
+  type TeamsFailure,
+  teamsApiError,
+  teamsFailureOf,
+} from "./errors.js";
+export type {
+  TeamsConversationUpdateEvent,
+  TeamsEventHandler,
+  TeamsInstallationUpdateEvent,
+} from "./events.js";
+export {
+  decodeHtmlEntities,
+  TeamsFormatConverter,
+  teamsHtmlToMarkdown,
+  toTeamsMentions,
+} from "./format.js";
+export { stripBotMention } from "./message.js";
+export {
+  type ResolvedTeamsOptions,
+  resolveTeamsOptions,
+  type TeamsAdapterConfig,
+  type TeamsAuthCertificate,
+  type TeamsAuthFederated,
+  type TeamsTokenFactory,
+} from "./options.js";
+export {
+  classifyTeamsActivity,
+  parseTeamsActivity,
+  type TeamsAccount,
+  type TeamsActivity,
+  type TeamsActivityKind,
+  TeamsActivityParseError,
+} from "./parse.js";
+export { fromTeamsReaction, toTeamsReaction } from "./reactions.js";
+export { TeamsAdapter, toAppOptions } from "./teams-adapter.js";
+export {
+  baseConversationId,
+  decodeTeamsThreadId,
+  encodeTeamsThreadId,
+  isTeamsDM,
+  replyChainRoot,
+  TEAMS_ADAPTER_NAME,
+  type TeamsThreadData,
+  teamsChannelIdFromThreadId,
+} from "./thread-id.js";
+export { TeamsHost, type VerifiedActivity } from "./verify.js";

@@ -1,0 +1,116 @@
+import { type Attachment, type Author, Message } from "@baton/core";
+import type { TeamsFormatConverter } from "./format.js";
+import type { TeamsAccount, TeamsActivity } from "./parse.js";
+import { encodeTeamsThreadId } from "./thread-id.js";
+
+/** The thread an activity belongs to: its conversation (reply chain included) and service URL. */
+export function threadIdOf(activity: TeamsActivity): string {
+  return encodeTeamsThreadId({
+    conversationId: activity.conversation.id,
+    serviceUrl: activity.serviceUrl,
+  });
+}
+
+/** True for the bot's own account: its app id, or `28:<app id>` (upstream's rule). */
+export function isBotAccount(appId: string, id: string | undefined): boolean {
+  return id !== undefined && (id === appId || id === `28:${appId}`);
+}
+
+/** A Teams user as a Baton author. */
+export function authorOf(from: TeamsAccount | undefined, appId: string): Author {
+  const me = isBotAccount(appId, from?.id);
+  const name = from?.name ?? from?.id ?? "unknown";
+  return {
+    userId: from?.id ?? "unknown",
+    userName: name,
+    fullName: name,
+    isBot: me ? true : "unknown",
+    isMe: me,
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The mention entities that name the bot. */
+function botMentions(activity: TeamsActivity, appId: string): Record<string, unknown>[] {
+  return activity.entities.filter((entity) => {
+    if (entity.type !== "mention") return false;
+    const mentioned = entity.mentioned as { id?: unknown } | undefined;
+    const id = typeof mentioned?.id === "string" ? mentioned.id : undefined;
+    return isBotAccount(appId, id) || (id !== undefined && id === activity.recipient?.id);
+  });
+}
+
+/**
+ * The message text without the bot's own `<at>` mention (Teams puts it in the text of every
+ * message that addresses the bot), and whether there was one.
+ */
+export function stripBotMention(activity: TeamsActivity, appId: string) {
+  const mentions = botMentions(activity, appId);
+  let text = activity.text;
+  for (const mention of mentions) {
+    const shown =
+      typeof mention.text === "string"
+        ? mention.text
+        : `<at>${(mention.mentioned as { name?: string } | undefined)?.name ?? ""}</at>`;
+    text = text.replace(new RegExp(`\\s*${escapeRegExp(shown)}\\s*`), " ");
+  }
+  return { text: text.trim(), mentioned: mentions.length > 0 };
+}
+
+function attachmentsOf(activity: TeamsActivity): Attachment[] {
+  const found: Attachment[] = [];
+  for (const item of activity.attachments) {
+    const contentType = typeof item.contentType === "string" ? item.contentType : "";
+    const url = typeof item.contentUrl === "string" ? item.contentUrl : undefined;
+    // Cards and the HTML copy of the text are the message itself, not attachments.
+    if (contentType.startsWith("application/vnd.microsoft.card") || url === undefined) continue;
+    const type = contentType.startsWith("image/")
+      ? "image"
+      : contentType.startsWith("video/")
+        ? "video"
+        : contentType.startsWith("audio/")
+          ? "audio"
+          : "file";
+    found.push({
+      type,
+      url,
+      ...(typeof item.name === "string" ? { name: item.name } : {}),
+      ...(contentType === "" ? {} : { mimeType: contentType }),
+    });
+  }
+  return found;
+}
+
+/** A message activity as a Baton message (the bot's mention removed, `isMention` set). */
+export function messageFromActivity(
+  activity: TeamsActivity,
+  appId: string,
+  converter: TeamsFormatConverter,
+  receivedAtMs: number,
+  edited = false,
+): Message {
+  const { text, mentioned } = stripBotMention(activity, appId);
+  const personal =
+    activity.conversation.conversationType === "personal" ||
+    (!activity.conversation.id.startsWith("19:") && !activity.conversation.isGroup);
+  const markdownText = converter.extractPlainText(text);
+  const sent = activity.timestamp ? new Date(activity.timestamp) : new Date(receivedAtMs);
+  return new Message({
+    id: activity.id ?? "",
+    threadId: threadIdOf(activity),
+    text: markdownText,
+    formatted: converter.toAst(text),
+    author: authorOf(activity.from, appId),
+    metadata: {
+      dateSent: Number.isNaN(sent.getTime()) ? new Date(receivedAtMs) : sent,
+      edited,
+      ...(edited ? { editedAt: new Date(receivedAtMs) } : {}),
+    },
+    attachments: attachmentsOf(activity),
+    isMention: mentioned || personal,
+    raw: activity.raw as never,
+  });
+}

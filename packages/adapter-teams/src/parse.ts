@@ -1,0 +1,196 @@
+import { ValidationError } from "@baton/core";
+
+/** A Bot Framework account (`from`, `recipient`, a mention's `mentioned`). */
+export interface TeamsAccount {
+  readonly id: string;
+  readonly name?: string;
+  readonly aadObjectId?: string;
+}
+
+/** The activity fields the adapter reads, checked. */
+export interface TeamsActivity {
+  readonly type: string;
+  readonly id: string | undefined;
+  readonly name: string | undefined;
+  readonly serviceUrl: string;
+  readonly text: string;
+  readonly textFormat: string | undefined;
+  readonly timestamp: string | undefined;
+  readonly from: TeamsAccount | undefined;
+  readonly recipient: TeamsAccount | undefined;
+  readonly conversation: {
+    readonly id: string;
+    readonly conversationType: string | undefined;
+    readonly tenantId: string | undefined;
+    readonly isGroup: boolean;
+  };
+  readonly replyToId: string | undefined;
+  readonly entities: readonly Record<string, unknown>[];
+  readonly attachments: readonly Record<string, unknown>[];
+  readonly value: unknown;
+  readonly channelData: Record<string, unknown>;
+  readonly reactionsAdded: readonly string[];
+  readonly reactionsRemoved: readonly string[];
+  readonly membersAdded: readonly TeamsAccount[];
+  readonly membersRemoved: readonly TeamsAccount[];
+  readonly action: string | undefined;
+  /** The whole body, as received. */
+  readonly raw: Record<string, unknown>;
+}
+
+/** An activity that is not a Bot Framework activity the adapter can read (answered 400). */
+export class TeamsActivityParseError extends ValidationError {
+  constructor(message: string) {
+    super(`teams activity: ${message}`, { step: "parse teams activity" });
+  }
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function account(value: unknown): TeamsAccount | undefined {
+  const fields = record(value);
+  const id = text(fields?.id);
+  if (fields === undefined || id === undefined || id === "") return undefined;
+  return {
+    id,
+    ...(text(fields.name) === undefined ? {} : { name: text(fields.name) }),
+    ...(text(fields.aadObjectId) === undefined ? {} : { aadObjectId: text(fields.aadObjectId) }),
+  };
+}
+
+function records(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value)) return [];
+  return value.map(record).filter((item): item is Record<string, unknown> => item !== undefined);
+}
+
+function reactionTypes(value: unknown): string[] {
+  return records(value)
+    .map((reaction) => text(reaction.type))
+    .filter((type): type is string => type !== undefined && type !== "");
+}
+
+/**
+ * Reads an activity body (already authenticated by the Teams SDK). Every field the adapter uses
+ * is type-checked here, so the rest of the adapter never meets a malformed value.
+ */
+export function parseTeamsActivity(body: unknown): TeamsActivity {
+  const raw = record(body);
+  if (raw === undefined) throw new TeamsActivityParseError("the body must be a JSON object");
+  const type = text(raw.type);
+  if (type === undefined || type === "") throw new TeamsActivityParseError("type is missing");
+  const serviceUrl = text(raw.serviceUrl);
+  if (serviceUrl === undefined || !/^https?:\/\//.test(serviceUrl)) {
+    throw new TeamsActivityParseError("serviceUrl must be an http(s) URL");
+  }
+  const conversation = record(raw.conversation);
+  const conversationId = text(conversation?.id);
+  if (conversation === undefined || conversationId === undefined || conversationId === "") {
+    throw new TeamsActivityParseError("conversation.id is missing");
+  }
+  const channelData = record(raw.channelData) ?? {};
+  return {
+    type,
+    id: text(raw.id),
+    name: text(raw.name),
+    serviceUrl,
+    text: text(raw.text) ?? "",
+    textFormat: text(raw.textFormat),
+    timestamp: text(raw.timestamp),
+    from: account(raw.from),
+    recipient: account(raw.recipient),
+    conversation: {
+      id: conversationId,
+      conversationType: text(conversation.conversationType),
+      tenantId: text(conversation.tenantId) ?? text(record(channelData.tenant)?.id),
+      isGroup: conversation.isGroup === true,
+    },
+    replyToId: text(raw.replyToId),
+    entities: records(raw.entities),
+    attachments: records(raw.attachments),
+    value: raw.value,
+    channelData,
+    reactionsAdded: reactionTypes(raw.reactionsAdded),
+    reactionsRemoved: reactionTypes(raw.reactionsRemoved),
+    membersAdded: records(raw.membersAdded)
+      .map(account)
+      .filter((a) => a !== undefined),
+    membersRemoved: records(raw.membersRemoved)
+      .map(account)
+      .filter((a) => a !== undefined),
+    action: text(raw.action),
+    raw,
+  };
+}
+
+/** What an activity asks of the adapter. */
+export type TeamsActivityKind =
+  | { readonly kind: "message" }
+  | {
+      readonly kind: "action";
+      readonly actionId: string;
+      readonly value: string | undefined;
+      readonly invoke: boolean;
+    }
+  | { readonly kind: "reaction" }
+  | { readonly kind: "update" }
+  | { readonly kind: "delete" }
+  | { readonly kind: "conversationUpdate" }
+  | { readonly kind: "installationUpdate" }
+  | { readonly kind: "unsupported" };
+
+function stringValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * An Adaptive Card action in `data`: Baton's own `{ actionId, value }` (`Action.Submit`), or an
+ * `Action.Execute` verb. Input values submitted with the card ride along in `data`; a select's
+ * value is the one under its id when the auto-submit button sent it.
+ */
+function cardAction(data: Record<string, unknown> | undefined, verb?: string) {
+  const actionId = text(data?.actionId) ?? verb;
+  if (actionId === undefined || actionId === "") return undefined;
+  return { actionId, value: stringValue(data?.value) };
+}
+
+/** Classifies an activity (upstream's routing): messages, card actions, reactions, edits… */
+export function classifyTeamsActivity(activity: TeamsActivity): TeamsActivityKind {
+  switch (activity.type) {
+    case "message": {
+      // Action.Submit in a message card arrives as a message whose value carries the data.
+      const data = record(activity.value);
+      const submitted = activity.text === "" && data !== undefined ? cardAction(data) : undefined;
+      if (submitted !== undefined) return { kind: "action", ...submitted, invoke: false };
+      return { kind: "message" };
+    }
+    case "invoke": {
+      if (activity.name === "adaptiveCard/action") {
+        const actionData = record(record(activity.value)?.action);
+        const found = cardAction(record(actionData?.data), text(actionData?.verb));
+        if (found !== undefined) return { kind: "action", ...found, invoke: true };
+      }
+      return { kind: "unsupported" };
+    }
+    case "messageReaction":
+      return { kind: "reaction" };
+    case "messageUpdate":
+      return { kind: "update" };
+    case "messageDelete":
+      return { kind: "delete" };
+    case "conversationUpdate":
+      return { kind: "conversationUpdate" };
+    case "installationUpdate":
+      return { kind: "installationUpdate" };
+    default:
+      return { kind: "unsupported" };
+  }
+}

@@ -1,0 +1,303 @@
+import {
+  type Adapter,
+  type AdapterPostableMessage,
+  type ChatHost,
+  ConfigError,
+  defineCapabilities,
+  type FetchMessagesResult,
+  type JsonValue,
+  type Logger,
+  type Message,
+  NotSupportedError,
+  type RawMessage,
+  silentLogger,
+  ValidationError,
+  type WebhookOptions,
+} from "@baton/core";
+import { TeamsApi } from "./api.js";
+import type {
+  TeamsConversationUpdateEvent,
+  TeamsEventHandler,
+  TeamsInstallationUpdateEvent,
+} from "./events.js";
+import { TeamsFormatConverter } from "./format.js";
+import { isBotAccount, messageFromActivity, threadIdOf } from "./message.js";
+import type { ResolvedTeamsOptions } from "./options.js";
+import { parseTeamsActivity, type TeamsActivity } from "./parse.js";
+import { activityForPost } from "./post.js";
+import { toTeamsReaction } from "./reactions.js";
+import { toSdkLogger } from "./sdk-logger.js";
+import {
+  baseConversationId,
+  decodeTeamsThreadId,
+  encodeTeamsThreadId,
+  isTeamsDM,
+  TEAMS_ADAPTER_NAME,
+  type TeamsThreadData,
+  teamsChannelIdFromThreadId,
+} from "./thread-id.js";
+import { TeamsHost } from "./verify.js";
+import { handleTeamsWebhook } from "./webhook.js";
+
+/** What the State keeps per user for proactive messages (`openDM`). */
+interface StoredUserReference {
+  readonly serviceUrl: string;
+  readonly tenantId: string | null;
+  readonly botId: string;
+}
+
+/**
+ * Microsoft Teams on Microsoft's Teams SDK (`@microsoft/teams.apps`, `@microsoft/teams.api`,
+ * `@microsoft/teams.cards`), upstream `@chat-adapter/teams`'s shape. The SDK checks every
+ * inbound Bot Framework token and mints the bot's outbound tokens; Baton routes activities and
+ * posts through the SDK's connector client. Channel reply chains, group chats and personal
+ * chats are threads; personal chats are DMs.
+ */
+export class TeamsAdapter implements Adapter<TeamsThreadData> {
+  readonly name = TEAMS_ADAPTER_NAME;
+  readonly userName: string;
+  readonly capabilities = defineCapabilities({
+    streaming: "edit",
+    cards: true,
+    reactions: true,
+    editMessage: true,
+    deleteMessage: true,
+    typing: true,
+    openDM: true,
+  });
+  /** The connector serves no history to bots without Graph permissions: the core keeps it. */
+  readonly persistThreadHistory = true;
+  readonly converter = new TeamsFormatConverter();
+
+  private host: ChatHost | undefined;
+  private readonly sdk: TeamsHost;
+  private readonly api: TeamsApi;
+  private readonly conversationHandlers: TeamsEventHandler<TeamsConversationUpdateEvent>[] = [];
+  private readonly installationHandlers: TeamsEventHandler<TeamsInstallationUpdateEvent>[] = [];
+
+  constructor(readonly options: ResolvedTeamsOptions) {
+    this.userName = options.userName;
+    this.sdk = new TeamsHost(
+      toAppOptions(options),
+      options.cloud,
+      toSdkLogger(() => this.logger()),
+    );
+    this.api = new TeamsApi({
+      ...options,
+      token: () => this.sdk.botToken(),
+      logger: () => this.logger(),
+    });
+  }
+
+  async initialize(chat: ChatHost): Promise<void> {
+    this.host = chat;
+  }
+
+  handleWebhook(request: Request, options?: WebhookOptions): Promise<Response> {
+    return handleTeamsWebhook(
+      {
+        adapter: this,
+        host: this.host,
+        options: this.options,
+        sdk: this.sdk,
+        converter: this.converter,
+        logger: () => this.logger(),
+        remember: (activity) => this.remember(activity),
+        lifecycle: (activity) => this.lifecycle(activity),
+      },
+      request,
+      options,
+    );
+  }
+
+  /** Calls `handler` when members join or leave a conversation, or the bot is added. */
+  onConversationUpdate(handler: TeamsEventHandler<TeamsConversationUpdateEvent>): void {
+    this.conversationHandlers.push(handler);
+  }
+
+  /** Calls `handler` when the app is installed or removed. */
+  onInstallationUpdate(handler: TeamsEventHandler<TeamsInstallationUpdateEvent>): void {
+    this.installationHandlers.push(handler);
+  }
+
+  encodeThreadId(data: TeamsThreadData): string {
+    return encodeTeamsThreadId(data);
+  }
+
+  decodeThreadId(threadId: string): TeamsThreadData {
+    return decodeTeamsThreadId(threadId);
+  }
+
+  channelIdFromThreadId(threadId: string): string {
+    return teamsChannelIdFromThreadId(threadId);
+  }
+
+  isDM(threadId: string): boolean {
+    return isTeamsDM(threadId);
+  }
+
+  /** True for the bot's own ids: the app id and `28:<app id>`. */
+  matchesUserId(userId: string): boolean {
+    return isBotAccount(this.options.appId, userId);
+  }
+
+  parseMessage(raw: unknown): Message {
+    const activity = parseTeamsActivity(raw);
+    return messageFromActivity(
+      activity,
+      this.options.appId,
+      this.converter,
+      this.options.clock.now(),
+    );
+  }
+
+  async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    const sent = await this.api.send(
+      serviceUrl,
+      conversationId,
+      activityForPost(message, this.converter),
+    );
+    return { id: sent.id, threadId, raw: sent };
+  }
+
+  async editMessage(
+    threadId: string,
+    messageId: string,
+    message: AdapterPostableMessage,
+  ): Promise<RawMessage> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    const activity = { ...activityForPost(message, this.converter), id: messageId };
+    const sent = await this.api.update(serviceUrl, conversationId, messageId, activity as never);
+    return { id: sent?.id || messageId, threadId, raw: sent };
+  }
+
+  async deleteMessage(threadId: string, messageId: string): Promise<void> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    await this.api.delete(serviceUrl, conversationId, messageId);
+  }
+
+  async addReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    await this.api.addReaction(serviceUrl, conversationId, messageId, toTeamsReaction(emoji));
+  }
+
+  async removeReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    await this.api.removeReaction(serviceUrl, conversationId, messageId, toTeamsReaction(emoji));
+  }
+
+  async startTyping(threadId: string): Promise<void> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    await this.api.send(serviceUrl, conversationId, { type: "typing" } as never);
+  }
+
+  async fetchMessages(): Promise<FetchMessagesResult> {
+    throw new NotSupportedError(this.name, "history");
+  }
+
+  /**
+   * The personal chat with `userId`, created through the connector from the reference the
+   * adapter stored when that user last wrote to the bot (service URL, tenant). A user the bot
+   * has never heard from cannot be reached: Teams needs the service URL of their region.
+   */
+  async openDM(userId: string): Promise<string> {
+    const stored = await this.chatHost("open a DM").getState().get<JsonValue>(this.userKey(userId));
+    const reference = stored as unknown as StoredUserReference | null;
+    if (reference === null) {
+      throw new ValidationError(
+        `teams: no conversation reference for user ${userId}; they must message the bot (or ` +
+          "install it) once before the bot can open a DM",
+        { step: "open teams dm" },
+      );
+    }
+    const conversation = await this.api.createConversation(reference.serviceUrl, {
+      botId: reference.botId,
+      userId,
+      tenantId: reference.tenantId ?? this.options.appTenantId,
+    });
+    return encodeTeamsThreadId({
+      conversationId: conversation.id,
+      serviceUrl: reference.serviceUrl,
+    });
+  }
+
+  private userKey(userId: string): string {
+    return `teams:user:${userId}`;
+  }
+
+  /** Keeps the service URL of the conversation and of its user, for proactive messages. */
+  private async remember(activity: TeamsActivity): Promise<void> {
+    const state = this.chatHost("receive an activity").getState();
+    const tenantId = activity.conversation.tenantId ?? null;
+    const botId = activity.recipient?.id ?? `28:${this.options.appId}`;
+    await state.set(`teams:conversation:${baseConversationId(activity.conversation.id)}`, {
+      serviceUrl: activity.serviceUrl,
+      tenantId,
+      botId,
+    });
+    const from = activity.from?.id;
+    if (from !== undefined && !isBotAccount(this.options.appId, from)) {
+      await state.set(this.userKey(from), { serviceUrl: activity.serviceUrl, tenantId, botId });
+    }
+  }
+
+  private async lifecycle(activity: TeamsActivity): Promise<void> {
+    const threadId = threadIdOf(activity);
+    const raw = activity.raw as unknown as JsonValue;
+    if (activity.type === "conversationUpdate") {
+      const event: TeamsConversationUpdateEvent = {
+        threadId,
+        membersAdded: activity.membersAdded,
+        membersRemoved: activity.membersRemoved,
+        botAdded: activity.membersAdded.some((member) =>
+          isBotAccount(this.options.appId, member.id),
+        ),
+        raw,
+      };
+      await this.emit(this.conversationHandlers, event, "conversation update handler");
+      return;
+    }
+    const event: TeamsInstallationUpdateEvent = { threadId, action: activity.action, raw };
+    await this.emit(this.installationHandlers, event, "installation update handler");
+  }
+
+  private async emit<E>(handlers: readonly TeamsEventHandler<E>[], event: E, what: string) {
+    for (const handler of handlers) {
+      try {
+        await handler(event);
+      } catch (error) {
+        this.logger().error(`teams: ${what} failed`, { error });
+      }
+    }
+  }
+
+  private logger(): Logger {
+    return this.options.logger ?? this.host?.getLogger("teams") ?? silentLogger;
+  }
+
+  private chatHost(step: string): ChatHost {
+    if (this.host === undefined) {
+      throw new ConfigError([`teams adapter: initialize the Chat before you ${step}`]);
+    }
+    return this.host;
+  }
+}
+
+/**
+ * The Teams SDK's credential options for a resolved config (upstream's `toAppOptions`): a token
+ * factory wins over the secret, a managed identity replaces it, multi-tenant apps send no tenant.
+ */
+export function toAppOptions(options: ResolvedTeamsOptions) {
+  return {
+    clientId: options.appId,
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.token === undefined && options.appPassword !== undefined
+      ? { clientSecret: options.appPassword }
+      : {}),
+    ...(options.appTenantId !== undefined ? { tenantId: options.appTenantId } : {}),
+    ...(options.managedIdentityClientId !== undefined
+      ? { managedIdentityClientId: options.managedIdentityClientId }
+      : {}),
+  };
+}

@@ -1,0 +1,254 @@
+import {
+  type Adapter,
+  type ChatHost,
+  type Logger,
+  type WebhookOptions,
+  webhookErrorResponse,
+} from "@baton/core";
+import type { InvokeResponse } from "@microsoft/teams.api";
+import type { TeamsFormatConverter } from "./format.js";
+import { authorOf, isBotAccount, messageFromActivity, threadIdOf } from "./message.js";
+import type { ResolvedTeamsOptions } from "./options.js";
+import {
+  classifyTeamsActivity,
+  parseTeamsActivity,
+  type TeamsActivity,
+  TeamsActivityParseError,
+} from "./parse.js";
+import { fromTeamsReaction } from "./reactions.js";
+import type { TeamsHost } from "./verify.js";
+
+/** What the webhook needs from its adapter. */
+export interface TeamsWebhookTarget {
+  readonly adapter: Adapter;
+  readonly host: ChatHost | undefined;
+  readonly options: ResolvedTeamsOptions;
+  readonly sdk: TeamsHost;
+  readonly converter: TeamsFormatConverter;
+  logger(): Logger;
+  /** Keeps the conversation's reference (service URL, tenant, bot and user ids) in the State. */
+  remember(activity: TeamsActivity): Promise<void>;
+  /** Tells the adapter-level event handlers (conversation and installation updates). */
+  lifecycle(activity: TeamsActivity): Promise<void>;
+}
+
+/** What an Adaptive Card `Action.Execute` invoke is answered with: "keep the card as it is". */
+export const INVOKE_ACK: InvokeResponse = {
+  status: 200,
+  body: {
+    statusCode: 200,
+    type: "application/vnd.microsoft.activity.message",
+    value: "",
+  },
+} as InvokeResponse;
+
+function problem(status: number, code: string, error: string): Response {
+  return new Response(JSON.stringify({ ok: false, code, error }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
+}
+
+/** The minimal shape the SDK reads before it checks the token; anything else is a 400. */
+function looksLikeActivity(body: unknown): boolean {
+  const fields = body as { type?: unknown; serviceUrl?: unknown; conversation?: { id?: unknown } };
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    typeof fields.type === "string" &&
+    typeof fields.serviceUrl === "string" &&
+    typeof fields.conversation === "object" &&
+    fields.conversation !== null &&
+    typeof fields.conversation.id === "string"
+  );
+}
+
+function detach(
+  work: () => Promise<unknown>,
+  logger: Logger,
+  what: string,
+  options: WebhookOptions,
+) {
+  const task = work().catch((error: unknown) => {
+    logger.error(`teams: ${what} failed`, { error });
+  });
+  options.waitUntil?.(task);
+}
+
+async function asAnswer(response: Response): Promise<InvokeResponse> {
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text === "" ? undefined : JSON.parse(text),
+  } as InvokeResponse;
+}
+
+/**
+ * A Bot Framework activity, in DESIGN §9's order: method and media type (405/415) → size limit
+ * (413) → JSON (400) → the Teams SDK checks the JWT (401, before anything is parsed further,
+ * dispatched or written) → parse (400) → hand to the Chat → answer at once. Card actions and
+ * reactions run detached (handed to `waitUntil`) so Teams gets its answer inside its deadline.
+ */
+export async function handleTeamsWebhook(
+  target: TeamsWebhookTarget,
+  request: Request,
+  options: WebhookOptions = {},
+): Promise<Response> {
+  if (request.method !== "POST") {
+    return problem(405, "METHOD_NOT_ALLOWED", "Bot Framework activities are POST requests");
+  }
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") {
+    return problem(415, "UNSUPPORTED_MEDIA_TYPE", "expected application/json");
+  }
+  const text = await readLimited(request, target.options.maxBodyBytes);
+  if (text === undefined) return problem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return problem(400, "BAD_REQUEST", "the body is not valid JSON");
+  }
+  if (!looksLikeActivity(body)) {
+    return problem(400, "BAD_REQUEST", "the body is not a Bot Framework activity");
+  }
+  if (target.host === undefined) {
+    return problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
+  }
+  const host = target.host;
+  const headers: Record<string, string> = {};
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) headers.authorization = authorization;
+  const answer = await target.sdk.process(body as object, headers, (verified) =>
+    onActivity(target, host, verified.body, options),
+  );
+  const status = answer.status || 200;
+  const payload = answer.body === undefined ? "" : JSON.stringify(answer.body);
+  if (status === 401) return problem(401, "UNAUTHORIZED", "the Bot Framework token was refused");
+  return new Response(payload === "" ? null : payload, {
+    status,
+    headers: payload === "" ? {} : { "content-type": "application/json" },
+  });
+}
+
+async function onActivity(
+  target: TeamsWebhookTarget,
+  host: ChatHost,
+  body: unknown,
+  options: WebhookOptions,
+): Promise<InvokeResponse> {
+  let activity: TeamsActivity;
+  try {
+    activity = parseTeamsActivity(body);
+  } catch (error) {
+    if (error instanceof TeamsActivityParseError) {
+      return {
+        status: 400,
+        body: { ok: false, code: "BAD_REQUEST", error: error.message },
+      } as InvokeResponse;
+    }
+    throw error;
+  }
+  try {
+    return await dispatch(target, host, activity, options);
+  } catch (error) {
+    return asAnswer(webhookErrorResponse(error));
+  }
+}
+
+async function dispatch(
+  target: TeamsWebhookTarget,
+  host: ChatHost,
+  activity: TeamsActivity,
+  options: WebhookOptions,
+): Promise<InvokeResponse> {
+  const { appId } = target.options;
+  const logger = target.logger();
+  const kind = classifyTeamsActivity(activity);
+  if (kind.kind === "unsupported") return { status: 200 } as InvokeResponse;
+  await target.remember(activity);
+  const threadId = threadIdOf(activity);
+  const receivedAtMs = target.options.clock.now();
+  switch (kind.kind) {
+    case "message": {
+      // Teams never echoes the bot's own posts; a message from the bot's id is not dispatched.
+      if (isBotAccount(appId, activity.from?.id)) return { status: 200 } as InvokeResponse;
+      await host.receiveMessage(
+        target.adapter,
+        threadId,
+        async () => messageFromActivity(activity, appId, target.converter, receivedAtMs),
+        options,
+      );
+      return { status: 200 } as InvokeResponse;
+    }
+    case "action": {
+      const event = {
+        actionId: kind.actionId,
+        ...(kind.value === undefined ? {} : { value: kind.value }),
+        user: authorOf(activity.from, appId),
+        messageId: activity.replyToId ?? activity.id ?? "",
+        threadId,
+        raw: activity.raw as never,
+      };
+      detach(() => host.processAction(target.adapter, event, options), logger, "action", options);
+      return kind.invoke ? INVOKE_ACK : ({ status: 200 } as InvokeResponse);
+    }
+    case "reaction": {
+      const messageId = activity.replyToId ?? activity.id ?? "";
+      const changes = [
+        ...activity.reactionsAdded.map((type) => ({ type, added: true })),
+        ...activity.reactionsRemoved.map((type) => ({ type, added: false })),
+      ];
+      for (const change of changes) {
+        const event = {
+          emoji: fromTeamsReaction(change.type),
+          rawEmoji: change.type,
+          added: change.added,
+          user: authorOf(activity.from, appId),
+          messageId,
+          threadId,
+          raw: activity.raw as never,
+        };
+        detach(
+          () => host.processReaction(target.adapter, event, options),
+          logger,
+          "reaction",
+          options,
+        );
+      }
+      return { status: 200 } as InvokeResponse;
+    }
+    case "update": {
+      const message = messageFromActivity(activity, appId, target.converter, receivedAtMs, true);
+      detach(
+        () => host.processMessageUpdated(target.adapter, message, options),
+        logger,
+        "edit",
+        options,
+      );
+      return { status: 200 } as InvokeResponse;
+    }
+    case "delete": {
+      const event = { messageId: activity.id ?? "", threadId, raw: activity.raw as never };
+      detach(
+        () => host.processMessageDeleted(target.adapter, event, options),
+        logger,
+        "delete",
+        options,
+      );
+      return { status: 200 } as InvokeResponse;
+    }
+    case "conversationUpdate":
+    case "installationUpdate":
+      detach(() => target.lifecycle(activity), logger, kind.kind, options);
+      return { status: 200 } as InvokeResponse;
+  }
+}
