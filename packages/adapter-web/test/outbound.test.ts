@@ -68,10 +68,13 @@ describe("outbound calls", () => {
       card: { type: "card", title: "T", children: [] },
       fallbackText: "as text",
     });
-    await events.next((e) => e.event === "message" && e.data.message.text === "as text");
+    await events.next(
+      (e) => e.event === "message" && (e.data.message as { text: string }).text === "as text",
+    );
     const texts = events.seen
       .filter((e) => e.event === "message")
-      .map((e) => [e.data.message.text, e.data.message.format]);
+      .map((e) => e.data.message as { text: string; format: string })
+      .map((message) => [message.text, message.format]);
     expect(texts).toEqual([
       ["**tree**", "markdown"],
       ["as text", "plain"],
