@@ -16,8 +16,8 @@ function freePort() {
 }
 
 /**
- * Starts verdaccio on 127.0.0.1 with its storage under `dir`: `@baton/*` are served only from
- * what is published to it; every other package is fetched from the npm registry and cached there.
+ * Starts verdaccio on 127.0.0.1 with its storage under `dir`: `@baton/*` and `create-baton-bot`
+ * are served only from what is published to it (never proxied, so npm's copies cannot stand in); every other package is fetched from the npm registry and cached there.
  * Resolves once it answers `/-/ping`; `stop()` ends it.
  */
 export async function startRegistry({ dir, verdaccioBin }) {
@@ -39,6 +39,9 @@ export async function startRegistry({ dir, verdaccioBin }) {
       "    timeout: 60s",
       "packages:",
       "  '@baton/*':",
+      "    access: $all",
+      "    publish: $all",
+      "  'create-baton-bot':",
       "    access: $all",
       "    publish: $all",
       "  '**':",

@@ -13,7 +13,7 @@
 // 7. `npm create baton-bot` from the registry for each platform, then that project's own test.
 //
 // Flags: `--keep` keeps the temporary folder; `--without packages/x` leaves a package out.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,6 +32,18 @@ const without = process.argv.flatMap((arg, index) =>
   arg === "--without" ? [process.argv[index + 1]] : [],
 );
 
+/** Removes a package from the copy, with the changesets that name it (they would not apply). */
+function leaveOut(copy, dir) {
+  const manifest = join(copy, dir, "package.json");
+  const name = existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).name : undefined;
+  rmSync(join(copy, dir), { recursive: true, force: true });
+  if (name === undefined) return;
+  for (const file of readdirSync(join(copy, ".changeset")).filter((f) => f.endsWith(".md"))) {
+    const path = join(copy, ".changeset", file);
+    if (readFileSync(path, "utf8").includes(`"${name}"`)) rmSync(path);
+  }
+}
+
 const step = (title) => console.log(`==> rehearsal: ${title}`);
 const work = mkdtempSync(join(tmpdir(), "baton-rehearsal-"));
 const repo = join(work, "repo");
@@ -39,7 +51,7 @@ let registry;
 try {
   step(`copying the working tree to ${repo}`);
   copyWorkspace(root, repo);
-  for (const dir of without) rmSync(join(repo, dir), { recursive: true, force: true });
+  for (const dir of without) leaveOut(repo, dir);
   run("pnpm", ["install", "--frozen-lockfile", "--prefer-offline", "--reporter=silent"], {
     cwd: repo,
   });
