@@ -3,6 +3,7 @@ import { CHANNEL_DIVERGENCES } from "./channel.js";
 import { CHAT_DIVERGENCES } from "./chat.js";
 import type { Divergence } from "./divergence.js";
 import { ERROR_DIVERGENCES, MESSAGE_DIVERGENCES, SERIALIZATION_DIVERGENCES } from "./message.js";
+import { SLACK_DIVERGENCES } from "./slack.js";
 import { PG_DIVERGENCES, REDIS_DIVERGENCES } from "./state.js";
 import { TELEGRAM_DIVERGENCES } from "./telegram.js";
 import { THREAD_DIVERGENCES } from "./thread.js";
@@ -23,5 +24,6 @@ export const DIVERGENCES: readonly Divergence[] = [
   ...PG_DIVERGENCES,
   ...AI_TOOL_DIVERGENCES,
   ...TWILIO_DIVERGENCES,
+  ...SLACK_DIVERGENCES,
   ...TELEGRAM_DIVERGENCES,
 ];

@@ -1,0 +1,387 @@
+import { divergencesOf } from "./divergence.js";
+
+/** The ADR of Baton's deliberate Slack differences. */
+const ADR = "docs/adr/0022-slack-message-ids-and-mrkdwn.md";
+
+const MULTI_WORKSPACE =
+  "not built: multi-workspace installs (OAuth callback, installation store, per-team and function bot tokens, enterprise token injection, token encryption) are not in @baton/adapter-slack yet; it runs with one bot token (issue 12 follow-up)";
+const SOCKET_MODE =
+  'not built this session: socket mode (@slack/socket-mode, priority 6 of issue 12); createSlackAdapter refuses mode "socket" with a ConfigError until it exists';
+const ASSISTANT =
+  "not built: Slack's AI assistant surface (assistant_thread_started / context_changed events, app context, suggested prompts, titles, loading messages, agent_view threading and app home); only assistant.threads.setStatus (startTyping) exists";
+const HOME_TAB = "not built: publishing an App Home view (views.publish) has no adapter method yet";
+const NATIVE_STREAMING =
+  'not built: native streaming (chat.startStream / appendStream / stopStream, feedback buttons in the stop blocks); the adapter declares streaming "edit" and the core streams by post + chat.update';
+const USER_NAMES =
+  "not built: user-name resolution (users.info look-ups turning <@U…> into names inbound and @name into <@U…> outbound, the reverse name index, participant tracking, user_change invalidation); inbound mentions read as @U…, outbound text keeps what the bot wrote";
+const FILE_DOWNLOAD =
+  "not built: downloading Slack files with the bot token (Attachment.fetchData); inbound files keep url_private and their ids in fetchMetadata only";
+const FILE_UPLOAD =
+  "not built: file uploads (files.getUploadURLExternal / completeUploadExternal); a post with files is refused with NotSupportedError('files') before any call";
+const CLIENT_TOKENS =
+  "not built: adapter.client exists (the WebClient on the bot token, pinned in adapter.test.ts), but these blocks test per-installation token injection into it, which needs multi-workspace installs";
+const LINKS =
+  "not built: Message.links from Slack's attachments and unfurls, and unfurl enrichment";
+const PARSE_SHAPE =
+  "not ported yet (issue 12 continues): these cases assert upstream's parseMessage output field by field (ts as id, names from users.info, rich_text); Baton's parsing is exercised through the signed webhook in webhook.test.ts and replay.test.ts, but these inputs were not ported this session";
+const EPHEMERAL_IDS =
+  "not built: ephemeral message ids that carry the response_url so an ephemeral message can be edited or deleted later; postEphemeral returns Slack's message_ts";
+const CHANNEL_INFO = "not built: fetchChannelInfo (conversations.info) is not implemented yet";
+const FETCH_ONE = "not built: fetching one message by id (fetchMessage) is not implemented yet";
+const FETCH_THREAD = "not built: fetchThread (thread metadata) is not implemented yet";
+const LIST_THREADS = "not built: listThreads (a channel's threads) is not implemented yet";
+const CHANNEL_POST =
+  "not built: postChannelMessage is not implemented; the runtime posts channel messages with postMessage(slack:{channel}), pinned by replay.test.ts (channel/slack.json)";
+const SUBCLASS =
+  "not ported yet: upstream's protected hooks for subclasses are not part of SlackAdapter's API";
+const VERIFIER =
+  "not built: the webhookVerifier option (custom request verification); Baton verifies every request with the signing secret through bolt";
+const IS_SYSTEM = "not built: Message.isSystem for Slack's system notifications (USLACKBOT)";
+const PREVIOUS_MESSAGE =
+  "not built: the core's message-updated event carries no previous message; Slack's previous_message is not handed to handlers";
+const HIDDEN_EDITS =
+  "not ported yet: hidden message_changed events (Slack's unfurl and thread-metadata updates) are ignored when the text did not change (pinned in webhook.test.ts), but these exact upstream cases were not read and ported";
+const MALFORMED_ANSWERS =
+  "not ported yet: the fake Slack answers only well-formed successes, so Slack answers missing message_ts or channel cannot be scripted yet";
+const GETUSER_NAME =
+  "not ported yet: the name fallback order of getUser was not checked against upstream's case";
+const PRIMITIVES =
+  "not built: upstream's primitives modules (text-object builders with length checks, mention/link/date formatters, API body helpers) are not part of @baton/adapter-slack's API; escaping is pinned in format.test.ts";
+const BOUNDARY =
+  "not built: @baton/adapter-slack has no format/api/blocks/webhook subpath entry points to keep import boundaries for (only . and ./testing)";
+const WEBHOOK_UNITS =
+  "not ported yet: these test upstream's webhook module functions one by one; Baton's verify-then-parse path is covered through the webhook in webhook.test.ts and security.test.ts (forged, stale, future, swapped, fuzzed), not with these inputs";
+const CARDS_UPSTREAM =
+  "not ported yet: Baton's Block Kit rendering is pinned by packages/adapter-slack/test/cards.test.ts with its own cases; upstream's cardToBlockKit cases were not read and ported this session, and Slack's table and data_visualization blocks are not built (tables and charts render as monospace text)";
+const MARKDOWN_TEXT =
+  "different on purpose: Baton renders markdown to mrkdwn text itself instead of sending Slack's markdown_text (ADR 0022); pinned by format.test.ts 'renders markdown to mrkdwn text (Baton: no markdown_text)'";
+const DEDUPE_FIRST =
+  "different on purpose: every Slack message delivery, first or retry, takes the core's one atomic dedupe mark in the State (DESIGN §5), because a message and its app_mention twin arrive as two first deliveries (ADR 0022)";
+
+/** `packages/adapter-slack/src/*`: upstream's Slack adapter (issue 12). */
+export const SLACK_DIVERGENCES = [
+  ...divergencesOf("packages/adapter-slack/src/agent-context.test.ts", [
+    { kind: "deferred", describe: ["normalizeAppContextEntities"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["getAppContext"], reason: ASSISTANT },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/api/boundary.test.ts", [
+    { kind: "deferred", describe: ["api import boundary"], reason: BOUNDARY },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/api/index.test.ts", [
+    { kind: "deferred", describe: ["Slack api primitives"], reason: PRIMITIVES },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/blocks/boundary.test.ts", [
+    { kind: "deferred", describe: ["blocks import boundary"], reason: BOUNDARY },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/blocks/index.test.ts", [
+    { kind: "deferred", describe: ["Slack Block Kit primitives"], reason: PRIMITIVES },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/cards.test.ts", [
+    { kind: "deferred", describe: ["cardToBlockKit"], reason: CARDS_UPSTREAM },
+    { kind: "deferred", describe: ["cardToFallbackText"], reason: CARDS_UPSTREAM },
+    { kind: "deferred", describe: ["cardToBlockKit with select elements"], reason: CARDS_UPSTREAM },
+    {
+      kind: "deferred",
+      describe: ["cardToBlockKit with radio select elements"],
+      reason: CARDS_UPSTREAM,
+    },
+    {
+      kind: "deferred",
+      describe: ["cardToBlockKit with select option descriptions"],
+      reason: CARDS_UPSTREAM,
+    },
+    {
+      kind: "deferred",
+      describe: ["markdown bold to Slack mrkdwn conversion"],
+      reason: CARDS_UPSTREAM,
+    },
+    { kind: "deferred", describe: ["cardToBlockKit with CardLink"], reason: CARDS_UPSTREAM },
+    { kind: "deferred", describe: ["cardToBlockKit with data tables"], reason: CARDS_UPSTREAM },
+    { kind: "deferred", describe: ["cardToBlockKit with charts"], reason: CARDS_UPSTREAM },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/crypto.test.ts", [
+    { kind: "deferred", describe: ["encryptToken / decryptToken"], reason: MULTI_WORKSPACE },
+    { kind: "deferred", describe: ["decodeKey"], reason: MULTI_WORKSPACE },
+    { kind: "deferred", describe: ["isEncryptedTokenData"], reason: MULTI_WORKSPACE },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/format/boundary.test.ts", [
+    { kind: "deferred", describe: ["format import boundary"], reason: BOUNDARY },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/format/index.test.ts", [
+    {
+      kind: "deferred",
+      titles: [
+        "creates plain_text objects",
+        "rejects invalid text object lengths",
+        "creates mrkdwn objects",
+        "formats Slack user mentions",
+        "formats Slack channel mentions",
+        "formats Slack user group mentions",
+        "formats Slack special mentions",
+        "formats Slack links",
+        "rejects unsafe Slack link control characters",
+        "formats Slack dates",
+        "normalizes Slack mrkdwn to Markdown",
+        "preserves the channel ID for labeled channel tokens",
+        "normalizes bare Slack links to Markdown URLs",
+        "normalizes inverted Slack link tokens before Markdown conversion",
+        "does not invert links whose display label is itself a URL",
+        "converts basic Markdown bold to Slack mrkdwn bold",
+        "links bare mention-like tokens without touching emails",
+      ],
+      reason: PRIMITIVES,
+    },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/index.test.ts", [
+    {
+      kind: "deferred",
+      titles: [
+        "should not throw when webhookVerifier is provided without signingSecret",
+        "ignores SLACK_SIGNING_SECRET env var when webhookVerifier is configured",
+      ],
+      reason: VERIFIER,
+    },
+    { kind: "deferred", describe: ["multi-workspace mode"], reason: MULTI_WORKSPACE },
+    { kind: "deferred", describe: ["installationProvider"], reason: MULTI_WORKSPACE },
+    {
+      kind: "deferred",
+      describe: ["multi-workspace mode with encryption"],
+      reason: MULTI_WORKSPACE,
+    },
+    { kind: "deferred", describe: ["installationKeyPrefix"], reason: MULTI_WORKSPACE },
+    { kind: "deferred", describe: ["handleOAuthCallback"], reason: MULTI_WORKSPACE },
+    { kind: "deferred", describe: ["withBotToken"], reason: MULTI_WORKSPACE },
+    {
+      kind: "deferred",
+      describe: ["adapter.client end-to-end with multi-workspace webhook"],
+      reason: MULTI_WORKSPACE,
+    },
+    { kind: "deferred", describe: ["botToken as function"], reason: MULTI_WORKSPACE },
+    { kind: "deferred", describe: ["installation-scoped user caches"], reason: MULTI_WORKSPACE },
+    {
+      kind: "deferred",
+      describe: ["withToken enterprise context injection"],
+      reason: MULTI_WORKSPACE,
+    },
+    { kind: "deferred", describe: ["event routing via authorizations[]"], reason: MULTI_WORKSPACE },
+    {
+      kind: "deferred",
+      titles: [
+        "disables SLACK_BOT_TOKEN env fallback when another auth field is passed",
+        "disables SLACK_BOT_TOKEN env fallback for a signingSecret-only config (multi-workspace)",
+        "handles slash command in multi-workspace mode",
+        "skips auth.test in multi-workspace mode",
+      ],
+      reason: MULTI_WORKSPACE,
+    },
+    { kind: "deferred", describe: ["resolveInlineMentions"], reason: USER_NAMES },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "reverse index storage in lookupUser"],
+      reason: USER_NAMES,
+    },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "resolveOutgoingMentions"],
+      reason: USER_NAMES,
+    },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "resolveMessageMentions"],
+      reason: USER_NAMES,
+    },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "thread participant tracking"],
+      reason: USER_NAMES,
+    },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "system-authored messages"],
+      reason: USER_NAMES,
+    },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "incoming author email"],
+      reason: USER_NAMES,
+    },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "user_change event"],
+      reason: USER_NAMES,
+    },
+    { kind: "deferred", describe: ["W-prefixed enterprise user IDs"], reason: USER_NAMES },
+    {
+      kind: "deferred",
+      titles: ["resolves reaction user display name"],
+      reason: USER_NAMES,
+    },
+    { kind: "deferred", describe: ["parseMessage"], reason: PARSE_SHAPE },
+    { kind: "deferred", describe: ["renderFormatted"], reason: PARSE_SHAPE },
+    { kind: "deferred", describe: ["edge cases"], reason: PARSE_SHAPE },
+    { kind: "deferred", describe: ["date parsing"], reason: PARSE_SHAPE },
+    { kind: "deferred", describe: ["formatted text extraction"], reason: PARSE_SHAPE },
+    { kind: "deferred", describe: ["link extraction"], reason: LINKS },
+    { kind: "deferred", describe: ["link unfurl enrichment"], reason: LINKS },
+    {
+      kind: "deferred",
+      describe: ["direct WebClient access via adapter.client"],
+      reason: CLIENT_TOKENS,
+    },
+    { kind: "deferred", describe: ["webClient getter"], reason: CLIENT_TOKENS },
+    {
+      kind: "deferred",
+      titles: ["USLACK system notifications in DMs are dispatched with isSystem set"],
+      reason: IS_SYSTEM,
+    },
+    { kind: "deferred", describe: ["agent_view app_home_opened"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["app_context_changed"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["setSuggestedPrompts thread_ts optional"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["agent_view DM threading"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["configured suggestedPrompts"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["configured loadingMessages"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["setSuggestedPrompts"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["setAssistantStatus"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["setAssistantTitle"], reason: ASSISTANT },
+    { kind: "deferred", describe: ["handleWebhook - assistant events"], reason: ASSISTANT },
+    {
+      kind: "deferred",
+      titles: [
+        "routes the message, its edit, and its delete to one thread id in a threaded agent_view DM",
+      ],
+      reason: ASSISTANT,
+    },
+    {
+      kind: "deferred",
+      titles: [
+        "forwards the pre-edit message so handlers can diff the change",
+        "leaves previousMessage undefined when Slack omits it",
+      ],
+      reason: PREVIOUS_MESSAGE,
+    },
+    {
+      kind: "deferred",
+      titles: [
+        "dispatches hidden message_changed edits as message updates",
+        "ignores hidden message_changed thread metadata updates after deletes",
+      ],
+      reason: HIDDEN_EDITS,
+    },
+    {
+      kind: "deferred",
+      describe: ["Attachment.fetchData token resolution"],
+      reason: FILE_DOWNLOAD,
+    },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "rehydrateAttachment"],
+      reason: FILE_DOWNLOAD,
+    },
+    {
+      kind: "deferred",
+      titles: [
+        "returns early for file-only post with empty markdown",
+        "adds uploaded file ids to text posts with files",
+      ],
+      reason: FILE_UPLOAD,
+    },
+    {
+      kind: "deferred",
+      titles: ["handles empty message_ts in response", "throws when no channel returned"],
+      reason: MALFORMED_ANSWERS,
+    },
+    { kind: "deferred", describe: ["fetchMessage"], reason: FETCH_ONE },
+    { kind: "deferred", describe: ["fetchChannelInfo"], reason: CHANNEL_INFO },
+    { kind: "deferred", describe: ["postChannelMessage"], reason: CHANNEL_POST },
+    { kind: "deferred", describe: ["listThreads"], reason: LIST_THREADS },
+    { kind: "deferred", describe: ["ephemeral message ID encoding"], reason: EPHEMERAL_IDS },
+    { kind: "deferred", describe: ["decodeEphemeralMessageId edge cases"], reason: EPHEMERAL_IDS },
+    { kind: "deferred", describe: ["editMessage via response_url"], reason: EPHEMERAL_IDS },
+    { kind: "deferred", describe: ["deleteMessage via response_url"], reason: EPHEMERAL_IDS },
+    { kind: "deferred", describe: ["fetchThread"], reason: FETCH_THREAD },
+    { kind: "deferred", describe: ["publishHomeView"], reason: HOME_TAB },
+    { kind: "deferred", describe: ["socket mode - factory validation"], reason: SOCKET_MODE },
+    { kind: "deferred", describe: ["socket mode - handleWebhook"], reason: SOCKET_MODE },
+    { kind: "deferred", describe: ["socket mode - initialize"], reason: SOCKET_MODE },
+    { kind: "deferred", describe: ["socket mode - routeSocketEvent"], reason: SOCKET_MODE },
+    { kind: "deferred", describe: ["socket mode - disconnect"], reason: SOCKET_MODE },
+    { kind: "deferred", describe: ["socket mode forwarding - handleWebhook"], reason: SOCKET_MODE },
+    { kind: "deferred", describe: ["startSocketModeListener"], reason: SOCKET_MODE },
+    { kind: "deferred", describe: ["routeSocketEvent with options"], reason: SOCKET_MODE },
+    {
+      kind: "deferred",
+      describe: ["socket mode - multi-workspace token resolution"],
+      reason: SOCKET_MODE,
+    },
+    {
+      kind: "deferred",
+      titles: ["dedupes retried socket deliveries by event_id"],
+      reason: SOCKET_MODE,
+    },
+    { kind: "deferred", describe: ["stream with empty threadTs"], reason: NATIVE_STREAMING },
+    { kind: "deferred", describe: ["native streaming fallback"], reason: NATIVE_STREAMING },
+    {
+      kind: "deferred",
+      describe: ["native streaming outgoing mention resolution"],
+      reason: NATIVE_STREAMING,
+    },
+    { kind: "deferred", describe: ["feedbackButtons"], reason: NATIVE_STREAMING },
+    {
+      kind: "deferred",
+      titles: ["should fall through to real_name when display_name is empty"],
+      reason: GETUSER_NAME,
+    },
+    { kind: "deferred", describe: ["subclass extensibility"], reason: SUBCLASS },
+    {
+      kind: "divergent",
+      titles: ["does not consult state on first deliveries"],
+      reason: DEDUPE_FIRST,
+      link: ADR,
+    },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/markdown.test.ts", [
+    {
+      kind: "divergent",
+      titles: [
+        "routes markdown to markdown_text",
+        "routes ast to markdown_text via stringifyMarkdown",
+        "preserves tables when rendering ast to markdown_text",
+        "does not double-wrap existing mentions in markdown",
+      ],
+      reason: MARKDOWN_TEXT,
+      link: ADR,
+    },
+    {
+      kind: "deferred",
+      titles: [
+        "rewrites bare @mentions in plain strings",
+        "rewrites bare @mentions in markdown",
+        "converts mentions adjacent to non-word punctuation",
+        "does not mangle @handles inside URL paths in plain strings",
+        "does not mangle @handles inside URL paths in markdown",
+        "does not mangle @handles inside URL query strings",
+        "does not mangle @handles inside URL fragments",
+        "does not mangle @handles inside Slack links",
+        "does not mangle @handles inside Markdown links",
+        "does not link @handles inside inline code",
+        "does not link @handles inside fenced code",
+        "does not mangle @handles inside schemeless host paths",
+        "rewrites slash-separated mentions",
+        "rewrites mentions after schemeless host punctuation",
+        "still rewrites a real mention that follows a URL",
+        "preserves schemeless URL handles in response URL markdown",
+        "handles malformed angle text without rescanning it",
+      ],
+      reason: USER_NAMES,
+    },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/webhook/boundary.test.ts", [
+    { kind: "deferred", describe: ["webhook import boundary"], reason: BOUNDARY },
+  ]),
+  ...divergencesOf("packages/adapter-slack/src/webhook/index.test.ts", [
+    { kind: "deferred", describe: ["verifySlackSignature"], reason: WEBHOOK_UNITS },
+    { kind: "deferred", describe: ["verifySlackRequest"], reason: WEBHOOK_UNITS },
+    { kind: "deferred", describe: ["parseSlackWebhookBody"], reason: WEBHOOK_UNITS },
+    { kind: "deferred", describe: ["readSlackWebhook"], reason: WEBHOOK_UNITS },
+  ]),
+];
