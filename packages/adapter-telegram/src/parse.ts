@@ -103,6 +103,7 @@ export interface TelegramChatMemberUpdated {
 
 /** One update, as a webhook body or a `getUpdates` item. */
 export interface TelegramUpdate {
+  /** Absent only in hand-made payloads; such an update is not claimed (it cannot be deduped). */
   readonly update_id: number;
   readonly message?: TelegramMessage;
   readonly edited_message?: TelegramMessage;
@@ -165,7 +166,7 @@ function checkMessage(value: unknown, field: string): void {
  */
 export function toTelegramUpdate(value: unknown): TelegramUpdate {
   if (!isObject(value)) throw new TelegramWebhookParseError("an update must be a JSON object");
-  if (!Number.isSafeInteger(value.update_id)) {
+  if (value.update_id !== undefined && !Number.isSafeInteger(value.update_id)) {
     throw new TelegramWebhookParseError("update_id must be an integer");
   }
   for (const field of ["message", "edited_message", "channel_post", "edited_channel_post"]) {

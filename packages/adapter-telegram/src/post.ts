@@ -153,6 +153,31 @@ function isImage(name: string | undefined, mimeType: string | undefined): boolea
   return mimeType?.startsWith("image/") === true || /\.(png|jpe?g|gif|webp)$/i.test(name ?? "");
 }
 
+/** An attachment as an upload: its bytes (given, or loaded with `fetchData`), else its URL. */
+async function attachmentUpload(
+  attachment: Attachment,
+): Promise<{ media: unknown; photo: boolean }> {
+  const photo = attachment.type === "image";
+  const filename = attachment.name ?? (photo ? "image.jpg" : "file");
+  const data = attachment.data ?? (attachment.fetchData ? await attachment.fetchData() : undefined);
+  if (data !== undefined) {
+    return {
+      media: await uploadOf({
+        data,
+        filename,
+        ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),
+      }),
+      photo,
+    };
+  }
+  if (attachment.url === undefined || !/^https?:\/\//.test(attachment.url)) {
+    throw new ValidationError("a Telegram attachment needs data, fetchData or a public URL", {
+      step: "post telegram message",
+    });
+  }
+  return { media: attachment.url, photo };
+}
+
 /**
  * Sends a rendered post into a chat (or topic): text parts with `sendMessage` (the keyboard on
  * the last), then each file with `sendPhoto` or `sendDocument` — the text becomes the first
@@ -171,14 +196,7 @@ export async function sendTelegramPost(
         photo: isImage(file.filename, file.mimeType),
       })),
     )),
-    ...rendered.attachments.map((attachment) => {
-      if (attachment.url === undefined || !/^https?:\/\//.test(attachment.url)) {
-        throw new ValidationError("a Telegram attachment needs data (files) or a public URL", {
-          step: "post telegram message",
-        });
-      }
-      return { media: attachment.url as unknown, photo: attachment.type === "image" };
-    }),
+    ...(await Promise.all(rendered.attachments.map(attachmentUpload))),
   ];
   const sent: TelegramSentMessage[] = [];
   const [only] = rendered.parts;

@@ -51,6 +51,16 @@ import { TELEGRAM_MESSAGE_LIMIT, truncateForTelegram } from "./truncate.js";
 import { dispatchTelegramUpdate, type TelegramUpdateTarget } from "./updates.js";
 import { handleTelegramWebhook } from "./webhook.js";
 
+/**
+ * True on a serverless platform (Vercel, AWS Lambda, Netlify, Cloud Run/Functions): a function
+ * that sleeps between requests cannot hold a long poll, so `auto` stays on webhooks there.
+ */
+export function isServerlessRuntime(env: Record<string, string | undefined>): boolean {
+  return ["VERCEL", "AWS_LAMBDA_FUNCTION_NAME", "NETLIFY", "K_SERVICE", "FUNCTION_TARGET"].some(
+    (name) => (env[name] ?? "") !== "",
+  );
+}
+
 /** How long a button payload too long for `callback_data` is kept in the State. */
 const STORED_CALLBACK_TTL_MS = 30 * 24 * 60 * 60 * 1_000;
 
@@ -121,7 +131,7 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
     this.host = chat;
     if (this.options.mode === "polling") {
       await this.startPolling();
-    } else if (this.options.mode === "auto") {
+    } else if (this.options.mode === "auto" && !isServerlessRuntime(process.env)) {
       const info = await this.api
         .call<{ url?: string }>("getWebhookInfo")
         .catch(() => ({ url: "unknown" }));

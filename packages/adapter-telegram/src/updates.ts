@@ -79,6 +79,7 @@ export async function dispatchTelegramUpdate(
     return "ignored";
   }
   const identity = await target.identity();
+  if (update.update_id === undefined) return route(target, update, identity, options);
   const state = target.host.getState();
   const key = updateClaimKey(identity.scope, update.update_id);
   if (!(await state.setIfNotExists(key, true, UPDATE_CLAIM_TTL_MS))) return "duplicate";
@@ -162,8 +163,9 @@ async function onMessage(
 ): Promise<void> {
   const threadId = threadIdOfMessage(message);
   if (message.chat.type === "private") {
-    // The typing indicator shows while the handler works; failing to show it is not an error.
-    target.startTyping(threadId).catch((error: unknown) => {
+    // The indicator shows before the handler starts (its reply then clears it); failing to show
+    // it is not an error.
+    await target.startTyping(threadId).catch((error: unknown) => {
       target.logger().debug("telegram: typing indicator failed", { error });
     });
   }

@@ -1,9 +1,10 @@
-import { Chat, type ChatConfig, type WebhookOptions } from "@baton/core";
+import { Chat, type ChatConfig, type StateAdapter, type WebhookOptions } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
-import { createFakeClock } from "@baton/testing";
+import { createFakeClock, type FakeClock } from "@baton/testing";
 import { createTelegramAdapter, type TelegramAdapterConfig } from "../src/index.js";
 import {
   createTelegramWebhookRequest,
+  type FakeTelegram,
   startFakeTelegram,
   TelegramUpdateBuilder,
 } from "../src/testing/index.js";
@@ -17,11 +18,14 @@ export const SECRET = "test-secret_token";
  * detached event handlers are collected and awaited by `settle()`.
  */
 export async function createTelegramHarness(
-  config: Partial<TelegramAdapterConfig> = {},
+  config:
+    | Partial<TelegramAdapterConfig>
+    | ((fake: FakeTelegram) => Partial<TelegramAdapterConfig>) = {},
   chatOptions: Partial<Omit<ChatConfig, "adapters" | "state">> = {},
+  shared: { fake?: FakeTelegram; state?: StateAdapter; clock?: FakeClock } = {},
 ) {
-  const fake = await startFakeTelegram();
-  const clock = createFakeClock();
+  const fake = shared.fake ?? (await startFakeTelegram());
+  const clock = shared.clock ?? createFakeClock();
   const adapter = createTelegramAdapter({
     botToken: fake.token,
     secretToken: SECRET,
@@ -29,9 +33,9 @@ export async function createTelegramHarness(
     apiUrl: fake.url,
     mode: "webhook",
     clock,
-    ...config,
+    ...(typeof config === "function" ? config(fake) : config),
   });
-  const state = createMemoryState({ clock });
+  const state = shared.state ?? createMemoryState({ clock });
   const chat = new Chat({
     userName: fake.botUserName,
     adapters: { telegram: adapter },
@@ -63,7 +67,7 @@ export async function createTelegramHarness(
     },
     close: async () => {
       await chat.shutdown();
-      await fake.close();
+      if (shared.fake === undefined) await fake.close();
     },
   };
 }

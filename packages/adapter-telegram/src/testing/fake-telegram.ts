@@ -80,6 +80,7 @@ export class FakeTelegram {
   /** How many `getUpdates` calls were answered 409 because another poller was active. */
   pollConflicts = 0;
   private readonly failures = new Map<string, FakeTelegramFailure[]>();
+  private readonly rawAnswers = new Map<string, { status: number; body: string }>();
   private readonly updates: { update_id: number }[] = [];
   private readonly files = new Map<string, { path: string; data: Buffer }>();
   private readonly chats = new Map<string, Record<string, unknown>>();
@@ -114,6 +115,11 @@ export class FakeTelegram {
     const queue = this.failures.get(method) ?? [];
     for (let index = 0; index < count; index += 1) queue.push(failure);
     this.failures.set(method, queue);
+  }
+
+  /** Makes the next call of `method` answer `status` with `body` as is (not the Bot API's JSON). */
+  answerNextRaw(method: string, status: number, body: string): void {
+    this.rawAnswers.set(method, { status, body });
   }
 
   /** Queues an update for `getUpdates`. */
@@ -168,6 +174,12 @@ export class FakeTelegram {
     const method = call[2] as string;
     this.requests.push({ method, params });
     if (call[1] !== this.token) return send(response, fail(401, "Unauthorized"));
+    const raw = this.rawAnswers.get(method);
+    if (raw) {
+      this.rawAnswers.delete(method);
+      response.writeHead(raw.status, { "content-type": "text/plain" }).end(raw.body);
+      return;
+    }
     const failure = this.failures.get(method)?.shift();
     if (failure)
       return send(response, fail(failure.error_code, failure.description, failure.retry_after));
