@@ -31,10 +31,10 @@ export function isolatedBackend(kind: BackendKind, url?: string): BackendSpec {
   return { kind: "postgres", url: url ?? fallback, schema: `cluster_${id}` };
 }
 
-/** A connected raw client of the test Redis Cluster. */
-export async function connectCluster() {
+/** A connected raw client of a Redis Cluster (default: the shared test cluster). */
+export async function connectCluster(rootUrls: readonly string[] = REDIS_CLUSTER_URLS) {
   const cluster = createCluster({
-    rootNodes: REDIS_CLUSTER_URLS.map((url) => ({ url })),
+    rootNodes: rootUrls.map((url) => ({ url })),
     defaults: { socket: { connectTimeout: 2_000 } },
   });
   cluster.on("error", () => undefined);
@@ -45,7 +45,7 @@ export async function connectCluster() {
 /** Fails loudly when the server is not reachable: these tests never skip. */
 export async function assertReachable(spec: BackendSpec): Promise<void> {
   if (spec.kind === "redis-cluster") {
-    const cluster = await connectCluster();
+    const cluster = await connectCluster(spec.rootUrls);
     const info = String(await cluster.sendCommand(undefined, true, ["CLUSTER", "INFO"]));
     await cluster.close();
     if (!info.includes("cluster_state:ok")) throw new Error(`the Redis Cluster is not ok: ${info}`);
@@ -67,7 +67,7 @@ export async function assertReachable(spec: BackendSpec): Promise<void> {
 /** Removes everything a scenario wrote. */
 export async function dropBackend(spec: BackendSpec): Promise<void> {
   if (spec.kind === "redis-cluster") {
-    const cluster = await connectCluster();
+    const cluster = await connectCluster(spec.rootUrls);
     for (const master of cluster.masters) {
       const client = await cluster.nodeClient(master);
       for await (const keys of client.scanIterator({ MATCH: `${spec.keyPrefix}:*`, COUNT: 500 })) {

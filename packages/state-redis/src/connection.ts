@@ -34,6 +34,8 @@ const RECONNECT_MAX_DELAY_MS = 2_000;
  * few seconds; node-redis' default waits 5 s.
  */
 const CLUSTER_TOPOLOGY_REFRESH_MS = 1_000;
+// Reconnect attempts drive those refreshes, so a cluster node is retried at least twice per
+// refresh interval.
 
 /**
  * The connection under a `RedisState`: opens (or borrows) the node-redis client, and runs each
@@ -306,7 +308,7 @@ export class RedisConnection {
           // CLUSTER_TOPOLOGY_REFRESH_MS, so once a replica is promoted the slots move to it and
           // the dead node's connection is dropped.
           reconnectStrategy: (retries: number) =>
-            Math.min(RECONNECT_BASE_DELAY_MS * 2 ** retries, RECONNECT_MAX_DELAY_MS),
+            Math.min(RECONNECT_BASE_DELAY_MS * 2 ** retries, CLUSTER_TOPOLOGY_REFRESH_MS / 2),
         },
       },
       topologyRefreshOnReconnectionAttemptStrategy: CLUSTER_TOPOLOGY_REFRESH_MS,
