@@ -36,8 +36,8 @@ export interface SlackAdapterConfig {
   /** The app-level token (`xapp-…`) socket mode connects with. Default: `SLACK_APP_TOKEN`. */
   appToken?: string;
   /**
-   * `webhook` (the default): Events API over HTTP. `socket` (Socket Mode over a WebSocket) is not
-   * built yet and is refused with a ConfigError.
+   * `webhook` (the default): Events API over HTTP. `socket`: Socket Mode, a WebSocket opened with
+   * `appToken` at `initialize` (no public URL needed; the signing secret is then optional).
    */
   mode?: SlackMode;
   /** OAuth client id, for multi-workspace installs (not built yet: see the README). */
@@ -137,10 +137,6 @@ export function resolveSlackOptions(
     problems.push('appToken is required when mode is "socket" (or set SLACK_APP_TOKEN)');
   }
   checkPrefix(problems, "appToken", appToken, "xapp-");
-  if (mode === "socket") {
-    // Refused rather than accepted and never connected: a bot in socket mode would hear nothing.
-    problems.push('mode "socket" is not built yet: use the Events API webhook (mode "webhook")');
-  }
   const botToken = pick(config.botToken, env.SLACK_BOT_TOKEN);
   checkPrefix(problems, "botToken", botToken, "xox");
   const botUserId = pick(config.botUserId, undefined);

@@ -26,6 +26,7 @@ import { slackViewFor } from "./modals.js";
 import type { ResolvedSlackOptions } from "./options.js";
 import type { SlackEvent } from "./parse.js";
 import { renderSlackMessage, splitSlackText } from "./post.js";
+import { SlackSocketConnection } from "./socket.js";
 import {
   decodeSlackThreadId,
   encodeSlackMessageId,
@@ -72,11 +73,19 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
   private ownBotId: string | undefined;
   private team = "";
   protected readonly api: SlackApi;
+  private readonly socket: SlackSocketConnection | undefined;
 
   constructor(readonly options: ResolvedSlackOptions) {
     this.userName = options.userName;
     this.ownUserId = options.botUserId;
     this.api = new SlackApi({ ...options, logger: () => this.logger() });
+    this.socket =
+      options.mode === "socket" && options.appToken !== undefined
+        ? new SlackSocketConnection(
+            { appToken: options.appToken, apiUrl: options.apiUrl, logger: () => this.logger() },
+            () => this.webhookTarget(),
+          )
+        : undefined;
   }
 
   /** The bot's user id (`U…`): from the config, else `auth.test` at `initialize`. */
@@ -91,6 +100,22 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
 
   async initialize(chat: ChatHost): Promise<void> {
     this.host = chat;
+    await this.identify();
+    // Socket mode connects once the bot knows who it is, so its first event is routed right.
+    await this.socket?.start();
+  }
+
+  /** Socket mode: connects (idempotent; `initialize` already does). */
+  async listen(): Promise<void> {
+    await this.socket?.start();
+  }
+
+  /** Socket mode: closes the connection after the envelopes in flight were handled. */
+  async disconnect(): Promise<void> {
+    await this.socket?.stop();
+  }
+
+  private async identify(): Promise<void> {
     if (this.options.botToken === undefined) return;
     if (this.ownUserId !== undefined && this.team !== "") return;
     let auth: SlackResponse;

@@ -94,10 +94,12 @@ describe("constructor env var resolution", () => {
     expect(created.client.slackApiUrl).toBe("https://config-slack.example.com/api/");
   });
 
-  it("refuses socket mode, which is not built yet, naming appToken when it is missing too", () => {
+  it("reads SLACK_APP_TOKEN for socket mode and refuses socket mode without one", () => {
     expect(() => createSlackAdapter({ mode: "socket" })).toThrow(/appToken is required/);
     process.env.SLACK_APP_TOKEN = "xapp-1-env";
-    expect(() => createSlackAdapter({ mode: "socket" })).toThrow(/mode "socket" is not built yet/);
+    const created = createSlackAdapter({ mode: "socket" });
+    expect(created.options).toMatchObject({ mode: "socket", appToken: "xapp-1-env" });
+    expect(created.options.signingSecret).toBeUndefined();
   });
 });
 

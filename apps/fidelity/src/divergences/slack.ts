@@ -6,7 +6,7 @@ const ADR = "docs/adr/0022-slack-message-ids-and-mrkdwn.md";
 const MULTI_WORKSPACE =
   "not built: multi-workspace installs (OAuth callback, installation store, per-team and function bot tokens, enterprise token injection, token encryption) are not in @baton/adapter-slack yet; it runs with one bot token (issue 12 follow-up)";
 const SOCKET_MODE =
-  'not built this session: socket mode (@slack/socket-mode, priority 6 of issue 12); createSlackAdapter refuses mode "socket" with a ConfigError until it exists';
+  "not ported yet: socket mode is built on @slack/socket-mode and pinned against the fake's WebSocket endpoint in packages/adapter-slack/test/socket.test.ts, but upstream's socket blocks test its internal routeSocketEvent / forwarding API and multi-workspace tokens, which Baton does not have";
 const ASSISTANT =
   "not built: Slack's AI assistant surface (assistant_thread_started / context_changed events, app context, suggested prompts, titles, loading messages, agent_view threading and app home); only assistant.threads.setStatus (startTyping) exists";
 const HOME_TAB = "not built: publishing an App Home view (views.publish) has no adapter method yet";

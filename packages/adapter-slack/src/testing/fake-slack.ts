@@ -6,6 +6,7 @@ import {
   FakeSlackError,
   type FakeSlackIdentity,
 } from "./fake-slack-methods.js";
+import { FakeSlackSocket } from "./fake-slack-socket.js";
 import { FakeSlackStore, type FakeSlackUser } from "./fake-slack-store.js";
 
 /** One Web API call the fake received. */
@@ -29,6 +30,8 @@ export interface FakeSlackFailure {
 /** Options of {@link startFakeSlack}. */
 export interface FakeSlackOptions {
   readonly botToken?: string;
+  /** The app-level token `apps.connections.open` accepts (Socket Mode). */
+  readonly appToken?: string;
   readonly signingSecret?: string;
   readonly botUserId?: string;
   readonly botId?: string;
@@ -42,12 +45,15 @@ export interface FakeSlack {
   /** What to pass as the adapter's `apiUrl`: `{url}/api/`. */
   readonly apiUrl: string;
   readonly botToken: string;
+  readonly appToken: string;
   readonly signingSecret: string;
   readonly botUserId: string;
   readonly botId: string;
   readonly teamId: string;
   /** The workspace: messages, users, views, scheduled messages, typing statuses. */
   readonly store: FakeSlackStore;
+  /** Socket Mode: the WebSocket endpoint, its connections, envelopes and acknowledgements. */
+  readonly socket: FakeSlackSocket;
   /** Every call in arrival order. */
   readonly calls: readonly FakeSlackCall[];
   /** The calls of one method. */
@@ -103,6 +109,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     teamId: options.teamId ?? "T0FAKE0001",
   };
   const botToken = options.botToken ?? "xoxb-fake-bot-token";
+  const appToken = options.appToken ?? "xapp-1-fake-app-token";
+  let socket: FakeSlackSocket | undefined;
   const store = new FakeSlackStore();
   const calls: FakeSlackCall[] = [];
   const failures = new Map<string, FakeSlackFailure[]>();
@@ -133,9 +141,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       return send(response, 200, { ok: false, error: scripted.error });
     }
+    if (token === undefined) return send(response, 200, { ok: false, error: "not_authed" });
+    if (method === "apps.connections.open") {
+      // Only the app-level token opens Socket Mode connections (Slack: not_allowed_token_type).
+      if (token !== appToken)
+        return send(response, 200, { ok: false, error: "not_allowed_token_type" });
+      return send(response, 200, { ok: true, url: socket?.openUrl() });
+    }
     const handler = FAKE_SLACK_METHODS[method];
     if (handler === undefined) return send(response, 404, { ok: false, error: "unknown_method" });
-    if (token === undefined) return send(response, 200, { ok: false, error: "not_authed" });
     if (token !== botToken) return send(response, 200, { ok: false, error: "invalid_auth" });
     let result: FakeSlackAnswer;
     try {
@@ -152,13 +166,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const server: Server = createServer((request, response) => {
     answer(request, response).catch(() => send(response, 500, { ok: false, error: "fatal_error" }));
   });
+  socket = new FakeSlackSocket(server, () => url);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  const liveSocket = socket;
   return {
     url,
     apiUrl: `${url}/api/`,
     botToken,
+    appToken,
+    socket: liveSocket,
     signingSecret: options.signingSecret ?? "fake-signing-secret",
     ...identity,
     store,
@@ -176,10 +194,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       calls.length = 0;
       failures.clear();
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await liveSocket.close();
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+    },
   };
 }

@@ -10,6 +10,7 @@ export {
   FakeSlackError,
   type FakeSlackIdentity,
 } from "./fake-slack-methods.js";
+export { type FakeSlackAck, type FakeSlackEnvelope, FakeSlackSocket } from "./fake-slack-socket.js";
 export {
   type FakeSlackMessage,
   type FakeSlackScheduled,
