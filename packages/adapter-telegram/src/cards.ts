@@ -127,7 +127,15 @@ export function emptyTelegramInlineKeyboard(): TelegramInlineKeyboard {
 
 const CONVERTER = new TelegramFormatConverter();
 
-/** A card's text in MarkdownV2: title in bold, body, fields; its buttons go to the keyboard. */
+/** A card's text as markdown: title in bold, subtitle, body and fields; no buttons. */
+export function cardToTelegramMarkdown(card: CardElement): string {
+  const { title, subtitle, ...rest } = card;
+  const body = cardToFallbackText({ ...rest, type: "card" } as CardElement, { actions: "omit" });
+  const head = [title ? `**${title}**` : "", subtitle ?? ""].filter((line) => line !== "");
+  return [...head, body].filter((part) => part !== "").join("\n\n");
+}
+
+/** A card's text in MarkdownV2; its buttons go to the inline keyboard. */
 export function cardToTelegramText(card: CardElement): string {
-  return CONVERTER.fromMarkdown(cardToFallbackText(card, { actions: "omit" }));
+  return CONVERTER.fromMarkdown(cardToTelegramMarkdown(card));
 }

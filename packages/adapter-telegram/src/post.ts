@@ -11,11 +11,12 @@ import {
 import type { TelegramApi } from "./api.js";
 import {
   cardToTelegramInlineKeyboard,
-  cardToTelegramText,
+  cardToTelegramMarkdown,
   type TelegramCallbackEncoder,
   type TelegramInlineKeyboard,
 } from "./cards.js";
 import { TelegramParseEntitiesError } from "./errors.js";
+import { TelegramFormatConverter } from "./format.js";
 import { splitTelegramMarkdown, splitTelegramText } from "./split.js";
 import type { TelegramThreadData } from "./thread-id.js";
 import { TELEGRAM_CAPTION_LIMIT, TELEGRAM_MESSAGE_LIMIT, truncateForTelegram } from "./truncate.js";
@@ -52,10 +53,15 @@ function cardOf(message: AdapterPostableMessage): CardElement | undefined {
   return isCardElement(message) ? (message as CardElement) : undefined;
 }
 
-function markdownParts(markdown: string | ReturnType<typeof parseMarkdown>): TelegramText[] {
+const CONVERTER = new TelegramFormatConverter();
+
+function markdownParts(
+  markdown: string | ReturnType<typeof parseMarkdown>,
+  split: boolean,
+): TelegramText[] {
   const ast = typeof markdown === "string" ? parseMarkdown(markdown) : markdown;
   const plain = toPlainText(ast);
-  const parts = splitTelegramMarkdown(ast);
+  const parts = split ? splitTelegramMarkdown(ast) : [CONVERTER.fromAst(ast)];
   return parts.map((text, index) => ({
     text,
     parseMode: "MarkdownV2" as const,
@@ -71,7 +77,10 @@ function markdownParts(markdown: string | ReturnType<typeof parseMarkdown>): Tel
 export function renderTelegramPost(
   message: AdapterPostableMessage,
   encode?: TelegramCallbackEncoder,
+  options: { split?: boolean } = {},
 ): TelegramRendered {
+  const split = options.split ?? true;
+  const splitText = (text: string) => (split ? splitTelegramText(text) : [text]);
   const extras = (typeof message === "object" && message !== null ? message : {}) as {
     files?: readonly FileUpload[];
     attachments?: readonly Attachment[];
@@ -80,9 +89,10 @@ export function renderTelegramPost(
   const attachments = extras.attachments ?? [];
   const card = cardOf(message);
   if (card !== undefined) {
-    const text = cardToTelegramText(card);
+    const text = cardToTelegramMarkdown(card);
     return {
-      parts: text === "" ? [] : markdownParts(text).map((part) => ({ ...part, text: part.text })),
+      parts:
+        text === "" ? [] : markdownParts(text, split).map((part) => ({ ...part, text: part.text })),
       keyboard: cardToTelegramInlineKeyboard(card, encode),
       files,
       attachments,
@@ -90,17 +100,17 @@ export function renderTelegramPost(
   }
   let parts: TelegramText[];
   if (typeof message === "string") {
-    parts = splitTelegramText(message).map((text) => ({ text, parseMode: undefined, plain: text }));
+    parts = splitText(message).map((text) => ({ text, parseMode: undefined, plain: text }));
   } else if ("raw" in message) {
-    parts = splitTelegramText(message.raw).map((text) => ({
+    parts = splitText(message.raw).map((text) => ({
       text,
       parseMode: undefined,
       plain: text,
     }));
   } else if ("markdown" in message) {
-    parts = markdownParts(message.markdown);
+    parts = markdownParts(message.markdown, split);
   } else if ("ast" in message) {
-    parts = markdownParts(message.ast);
+    parts = markdownParts(message.ast, split);
   } else {
     throw new ValidationError("a Telegram post needs text, markdown, an AST or a card", {
       step: "render telegram post",

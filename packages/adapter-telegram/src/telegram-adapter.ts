@@ -286,7 +286,8 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
     const data = decodeTelegramThreadId(threadId);
-    const rendered = renderTelegramPost(message, this.callbackEncoder());
+    // One message holds at most 4 096 characters: an edit cannot add messages, so it is cut.
+    const rendered = renderTelegramPost(message, this.callbackEncoder(), { split: false });
     await this.storeCallbacks();
     const part = rendered.parts[0];
     if (part === undefined) {
@@ -295,10 +296,8 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
         description: "message text is empty",
       });
     }
-    // One message holds at most 4 096 characters: an edit cannot add messages, so it is cut.
-    const joined = rendered.parts.map((p) => p.text).join("\n\n");
     const mode = part.parseMode === undefined ? "plain" : "MarkdownV2";
-    const text = truncateForTelegram(joined, TELEGRAM_MESSAGE_LIMIT, mode);
+    const text = truncateForTelegram(part.text, TELEGRAM_MESSAGE_LIMIT, mode);
     try {
       const edited = await sendWithFallback({ ...part, text }, (body, parseMode) =>
         this.api.call<TelegramSentMessage | true>("editMessageText", {

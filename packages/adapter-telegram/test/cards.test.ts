@@ -139,6 +139,6 @@ describe("cardToTelegramText", () => {
         { type: "actions", children: [{ type: "button", id: "pay", label: "Pay" }] },
       ],
     });
-    expect(text).toBe("*Order \\#42*\nTotal: 9\\.99\\!");
+    expect(text).toBe("*Order \\#42*\n\nTotal: 9\\.99\\!");
   });
 });

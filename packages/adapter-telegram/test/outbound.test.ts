@@ -1,0 +1,473 @@
+import { Message } from "@baton/core";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  TelegramApiError,
+  TelegramAuthError,
+  TelegramNetworkError,
+  TelegramNotFoundError,
+  TelegramParseEntitiesError,
+  TelegramRateLimitError,
+} from "../src/index.js";
+import { FORUM_CHAT, GROUP_CHAT } from "../src/testing/index.js";
+import { createTelegramHarness, type TelegramHarness } from "./telegram-harness.js";
+
+const harnesses: TelegramHarness[] = [];
+afterEach(async () => {
+  for (const h of harnesses.splice(0)) await h.close();
+});
+
+async function harness(...args: Parameters<typeof createTelegramHarness>) {
+  const h = await createTelegramHarness(...args);
+  harnesses.push(h);
+  return h;
+}
+
+const DM = "telegram:7527593";
+const GROUP = `telegram:${GROUP_CHAT.id}`;
+
+async function* chunks(...parts: string[]) {
+  for (const part of parts) {
+    yield part;
+    // Each chunk arrives on its own, as a model's tokens do.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Runs `work` while advancing the fake clock, for calls that wait out a `retry_after`. */
+async function withClock<T>(h: TelegramHarness, work: Promise<T>): Promise<T> {
+  let done = false;
+  const result = work.finally(() => {
+    done = true;
+  });
+  result.catch(() => undefined);
+  for (let step = 0; step < 200 && !done; step += 1) {
+    await h.clock.advance(250);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return result;
+}
+
+describe("TelegramAdapter", () => {
+  it("posts, edits, deletes, and sends typing events", async () => {
+    const h = await harness();
+    const thread = h.chat.thread(DM);
+    const sent = await thread.post({ markdown: "**first**" });
+    await sent.edit({ markdown: "second." });
+    await thread.startTyping();
+    await sent.delete();
+    const [message] = h.fake.sentTo(7527593);
+    expect(message).toMatchObject({ text: "second.", deleted: true, parse_mode: "MarkdownV2" });
+    expect(h.fake.calls("editMessageText")[0]?.params).toMatchObject({
+      text: "second\\.",
+      parse_mode: "MarkdownV2",
+    });
+    expect(h.fake.calls("sendChatAction")[0]?.params).toEqual({
+      chat_id: "7527593",
+      action: "typing",
+    });
+    expect(sent.id).toBe(`7527593:${message?.message_id}`);
+  });
+
+  it("streams non-DM chats with post-and-edit even when nativeStreaming is on", async () => {
+    const h = await harness({ streamingEditIntervalMs: 0 });
+    const sent = await h.chat.thread(GROUP).post(chunks("Hello", " group", "!"));
+    expect(sent.text).toBe("Hello group!");
+    expect(h.fake.calls("sendMessage")).toHaveLength(1);
+    expect(h.fake.sentTo(GROUP_CHAT.id).map((m) => m.text)).toEqual(["Hello group!"]);
+  });
+
+  it("streams private chats with post-and-edit by default", async () => {
+    const h = await harness();
+    expect(h.adapter.capabilities.streaming).toBe("edit");
+    const sent = await withClock(h, h.chat.thread(DM).post(chunks("Hi", " there")));
+    expect(sent.text).toBe("Hi there");
+    expect(h.fake.sentTo(7527593).map((m) => m.text)).toEqual(["Hi there"]);
+    expect(h.fake.calls("sendMessage")).toHaveLength(1);
+  });
+
+  it("edits per chunk when streamingEditIntervalMs opts out of throttling", async () => {
+    const h = await harness({ streamingEditIntervalMs: 0 });
+    expect(h.adapter.streamingUpdateIntervalMs).toBe(0);
+    await withClock(h, h.chat.thread(DM).post(chunks("a", "b", "c", "d")));
+    expect(h.fake.sentTo(7527593).map((m) => m.text)).toEqual(["abcd"]);
+    expect(h.fake.calls("editMessageText").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("retries the final streamed edit once when Telegram rate limits it", async () => {
+    const h = await harness({ streamingEditIntervalMs: 0 });
+    const sent = await h.chat.thread(DM).post("start");
+    h.fake.failNext("editMessageText", {
+      error_code: 429,
+      description: "Too Many Requests: retry after 2",
+      retry_after: 2,
+    });
+    const at = h.clock.now();
+    await withClock(h, sent.edit("final"));
+    expect(h.clock.now() - at).toBeGreaterThanOrEqual(2_000);
+    expect(h.fake.calls("editMessageText")).toHaveLength(2);
+    expect(h.fake.sentTo(7527593)[0]?.text).toBe("final");
+  });
+
+  it("rejects when the final streamed edit retry fails", async () => {
+    const h = await harness({ maxRetries: 1 });
+    const sent = await h.chat.thread(DM).post("start");
+    h.fake.failNext(
+      "editMessageText",
+      { error_code: 429, description: "Too Many Requests", retry_after: 1 },
+      2,
+    );
+    await expect(withClock(h, sent.edit("final"))).rejects.toThrow(TelegramRateLimitError);
+    expect(h.fake.sentTo(7527593)[0]?.text).toBe("start");
+  });
+
+  it("rejects when the final retry_after exceeds the cap", async () => {
+    const h = await harness({ maxRetryAfterMs: 5_000 });
+    const sent = await h.chat.thread(DM).post("start");
+    h.fake.failNext("editMessageText", {
+      error_code: 429,
+      description: "Too Many Requests",
+      retry_after: 60,
+    });
+    const error = await sent.edit("final").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TelegramRateLimitError);
+    expect((error as TelegramRateLimitError).retryAfterMs).toBe(60_000);
+    expect(h.fake.calls("editMessageText")).toHaveLength(1);
+  });
+
+  it("respects retry_after after an intermediate streamed edit", async () => {
+    const h = await harness({ streamingEditIntervalMs: 0 });
+    h.fake.failNext("editMessageText", {
+      error_code: 429,
+      description: "Too Many Requests",
+      retry_after: 3,
+    });
+    const at = h.clock.now();
+    const sent = await withClock(h, h.chat.thread(DM).post(chunks("one ", "two ", "three")));
+    expect(sent.text).toBe("one two three");
+    expect(h.clock.now() - at).toBeGreaterThanOrEqual(3_000);
+    expect(h.fake.sentTo(7527593).map((m) => m.text)).toEqual(["one two three"]);
+  });
+
+  it("postChannelMessage does not double-prefix channel ID", async () => {
+    const h = await harness();
+    const raw = await h.adapter.postChannelMessage(GROUP, "hello channel");
+    expect(raw.threadId).toBe(GROUP);
+    expect(h.fake.calls("sendMessage")[0]?.params).toMatchObject({
+      chat_id: String(GROUP_CHAT.id),
+    });
+  });
+
+  it("postChannelMessage works with raw channel ID", async () => {
+    const h = await harness();
+    const raw = await h.adapter.postChannelMessage(String(GROUP_CHAT.id), "hello raw");
+    expect(raw.threadId).toBe(GROUP);
+    expect(h.fake.sentTo(GROUP_CHAT.id).map((m) => m.text)).toEqual(["hello raw"]);
+  });
+
+  it("postChannelMessage with forum topic messageThreadId sends correct thread params", async () => {
+    const h = await harness();
+    await h.adapter.postChannelMessage(`telegram:${FORUM_CHAT.id}:42`, "in topic");
+    expect(h.fake.calls("sendMessage")[0]?.params).toMatchObject({
+      chat_id: String(FORUM_CHAT.id),
+      message_thread_id: 42,
+    });
+  });
+
+  it("posts attachment data loaded through fetchData", async () => {
+    const h = await harness();
+    await h.adapter.postMessage(DM, {
+      markdown: "a chart",
+      attachments: [
+        { type: "image", name: "chart.png", fetchData: async () => new Uint8Array([1, 2, 3]) },
+      ],
+    });
+    const photo = h.fake.calls("sendPhoto")[0]?.params;
+    expect(photo?.photo).toMatchObject({ filename: "chart.png", size: 3 });
+    expect(photo?.caption).toBe("a chart");
+  });
+
+  it("posts URL-only attachments through Telegram URL fields", async () => {
+    const h = await harness();
+    await h.adapter.postMessage(DM, {
+      raw: "see file",
+      attachments: [{ type: "file", url: "https://example.com/report.pdf" }],
+    });
+    expect(h.fake.calls("sendDocument")[0]?.params).toMatchObject({
+      document: "https://example.com/report.pdf",
+      caption: "see file",
+    });
+  });
+
+  it("rejects attachments without upload data", async () => {
+    const h = await harness();
+    await expect(
+      h.adapter.postMessage(DM, { raw: "x", attachments: [{ type: "file", name: "nothing.bin" }] }),
+    ).rejects.toThrow(/needs data, fetchData or a public URL/);
+    expect(h.fake.requests).toEqual([]);
+  });
+
+  it("omits parse_mode for plain string messages", async () => {
+    const h = await harness();
+    await h.adapter.postMessage(DM, "plain *text*.");
+    expect(h.fake.calls("sendMessage")[0]?.params).toEqual({
+      chat_id: "7527593",
+      text: "plain *text*.",
+    });
+  });
+
+  it("omits parse_mode for raw messages", async () => {
+    const h = await harness();
+    await h.adapter.postMessage(DM, { raw: "raw _text_" });
+    expect(h.fake.calls("sendMessage")[0]?.params).toEqual({
+      chat_id: "7527593",
+      text: "raw _text_",
+    });
+  });
+
+  it("falls back from rich messages to plain text when Telegram can't parse markdown", async () => {
+    const h = await harness();
+    h.fake.failNext("sendMessage", {
+      error_code: 400,
+      description: "Bad Request: can't parse entities: Character '.' is reserved",
+    });
+    await h.adapter.postMessage(DM, { markdown: "**bold** end." });
+    const [rich, plain] = h.fake.calls("sendMessage");
+    expect(rich?.params.parse_mode).toBe("MarkdownV2");
+    expect(plain?.params).toEqual({ chat_id: "7527593", text: "bold end." });
+  });
+
+  it("does not swallow non-parse validation errors during markdown send", async () => {
+    const h = await harness();
+    h.fake.failNext("sendMessage", { error_code: 400, description: "Bad Request: chat not found" });
+    await expect(h.adapter.postMessage(DM, { markdown: "**x**" })).rejects.toThrow(
+      TelegramNotFoundError,
+    );
+    expect(h.fake.calls("sendMessage")).toHaveLength(1);
+  });
+
+  it("falls back from rich edits to plain text when Telegram can't parse markdown", async () => {
+    const h = await harness();
+    const raw = await h.adapter.postMessage(DM, "before");
+    h.fake.failNext("editMessageText", {
+      error_code: 400,
+      description: "Bad Request: can't parse entities: oops",
+    });
+    await h.adapter.editMessage(DM, raw.id, { markdown: "_after_" });
+    expect(h.fake.calls("editMessageText").map((c) => c.params.parse_mode)).toEqual([
+      "MarkdownV2",
+      undefined,
+    ]);
+    expect(h.fake.sentTo(7527593)[0]?.text).toBe("after");
+  });
+
+  it("posts cards with inline keyboard buttons", async () => {
+    const h = await harness();
+    await h.chat.thread(DM).post({
+      type: "card",
+      title: "Deploy?",
+      children: [
+        {
+          type: "actions",
+          children: [{ type: "button", id: "deploy", label: "Deploy", value: "prod" }],
+        },
+      ],
+    });
+    expect(h.fake.calls("sendMessage")[0]?.params.reply_markup).toEqual({
+      inline_keyboard: [[{ text: "Deploy", callback_data: 'chat:{"a":"deploy","v":"prod"}' }]],
+    });
+  });
+
+  it("renders card title as MarkdownV2 bold", async () => {
+    const h = await harness();
+    await h.chat.thread(DM).post({ type: "card", title: "Status: ok!", children: [] });
+    expect(h.fake.calls("sendMessage")[0]?.params).toMatchObject({
+      text: "*Status: ok\\!*",
+      parse_mode: "MarkdownV2",
+    });
+  });
+
+  it("adds and removes reactions", async () => {
+    const h = await harness();
+    const sent = await h.chat.thread(DM).post("react");
+    await sent.addReaction("thumbs_up");
+    expect(h.fake.sentTo(7527593)[0]?.reactions).toEqual([{ type: "emoji", emoji: "👍" }]);
+    await sent.removeReaction("thumbs_up");
+    expect(h.fake.sentTo(7527593)[0]?.reactions).toEqual([]);
+  });
+
+  it("maps Telegram API errors to adapter-specific error types", async () => {
+    const h = await harness();
+    const cases: [number, string, unknown][] = [
+      [400, "Bad Request: can't parse entities: x", TelegramParseEntitiesError],
+      [403, "Forbidden: bot was blocked by the user", TelegramAuthError],
+      [400, "Bad Request: chat not found", TelegramNotFoundError],
+      [409, "Conflict: something", TelegramApiError],
+    ];
+    for (const [code, description, type] of cases) {
+      h.fake.failNext("sendMessage", { error_code: code, description });
+      const error = await h.adapter.postMessage(DM, "x").catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(type as never);
+      expect(error).toMatchObject({
+        errorCode: code,
+        description,
+        method: "sendMessage",
+        adapter: "telegram",
+      });
+    }
+  });
+
+  it("throws NetworkError when Telegram returns non-JSON response", async () => {
+    const h = await harness();
+    h.fake.answerNextRaw("sendMessage", 200, "<html>bad gateway</html>");
+    await expect(h.adapter.postMessage(DM, "x")).rejects.toThrow(TelegramNetworkError);
+  });
+
+  it("throws NetworkError when Telegram API response has no result", async () => {
+    const h = await harness();
+    h.fake.answerNextRaw("sendMessage", 200, JSON.stringify({ ok: true }));
+    await expect(h.adapter.postMessage(DM, "x")).rejects.toThrow(TelegramNetworkError);
+  });
+
+  it("does not crash when chat.getUserName() is undefined", async () => {
+    const h = await harness();
+    const host = new Proxy(h.chat as object, {
+      get: (target, property, receiver) =>
+        property === "getUserName" ? () => undefined : Reflect.get(target, property, receiver),
+    });
+    const adapter = h.adapter;
+    await adapter.initialize(host as never);
+    await expect(adapter.postMessage(DM, "still fine")).resolves.toMatchObject({ threadId: DM });
+  });
+});
+
+describe("message length limits", () => {
+  it("plain string exactly 4096 chars is not truncated and has no ellipsis", async () => {
+    const h = await harness();
+    const text = "a".repeat(4096);
+    await h.adapter.postMessage(DM, text);
+    expect(h.fake.calls("sendMessage")[0]?.params.text).toBe(text);
+  });
+
+  it("splits a longer plain string into several messages at safe boundaries", async () => {
+    const h = await harness();
+    const paragraph = `${"word ".repeat(300).trim()}.`;
+    const text = [paragraph, paragraph, paragraph, paragraph].join("\n\n");
+    await h.adapter.postMessage(DM, text);
+    const parts = h.fake.calls("sendMessage").map((c) => String(c.params.text));
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.every((part) => part.length <= 4096)).toBe(true);
+    expect(parts.join("\n\n")).toBe(text);
+  });
+
+  it("splits long markdown between blocks, every part parsing as MarkdownV2", async () => {
+    const h = await harness();
+    const block = `**bold** ${"text. ".repeat(200)}`;
+    await h.adapter.postMessage(DM, {
+      markdown: [block, block, block, "```\ncode\n```"].join("\n\n"),
+    });
+    const calls = h.fake.calls("sendMessage");
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.every((c) => c.params.parse_mode === "MarkdownV2")).toBe(true);
+    expect(h.fake.sentTo(7527593).length).toBe(calls.length);
+  });
+
+  it("MarkdownV2 truncation does not leave an orphan trailing backslash before the ellipsis", async () => {
+    const h = await harness();
+    const raw = await h.adapter.postMessage(DM, "short");
+    await h.adapter.editMessage(DM, raw.id, { markdown: ".".repeat(5000) });
+    const text = String(h.fake.calls("editMessageText")[0]?.params.text);
+    expect(text.length).toBeLessThanOrEqual(4096);
+    expect(text.endsWith("\\.\\.\\.")).toBe(true);
+    expect(h.fake.sentTo(7527593)[0]?.text?.endsWith("...")).toBe(true);
+  });
+
+  it("MarkdownV2 truncation leaves all entity delimiters balanced (no unclosed **bold**)", async () => {
+    const h = await harness();
+    const raw = await h.adapter.postMessage(DM, "short");
+    await h.adapter.editMessage(DM, raw.id, {
+      markdown: `${"a".repeat(4080)} **${"b".repeat(100)}**`,
+    });
+    // The fake accepted the edit: Telegram would have refused an unclosed entity.
+    expect(h.fake.calls("editMessageText")).toHaveLength(1);
+    expect(h.fake.sentTo(7527593)[0]?.text?.startsWith("aaa")).toBe(true);
+  });
+
+  it("MarkdownV2 truncation closes or drops an unmatched inline code span", async () => {
+    const h = await harness();
+    const raw = await h.adapter.postMessage(DM, "short");
+    await h.adapter.editMessage(DM, raw.id, {
+      markdown: `${"a".repeat(4080)} \`${"c".repeat(100)}\``,
+    });
+    expect(h.fake.calls("editMessageText")).toHaveLength(1);
+    expect(h.fake.sentTo(7527593)[0]?.text).not.toContain("ccc");
+  });
+
+  it("MarkdownV2 attachment captions use the Telegram caption limit", async () => {
+    const h = await harness();
+    const file = { filename: "a.txt", data: new TextEncoder().encode("x") };
+    await h.adapter.postMessage(DM, { markdown: "short caption", files: [file] });
+    expect(h.fake.calls("sendDocument")[0]?.params.caption).toBe("short caption");
+    await h.adapter.postMessage(DM, { markdown: "long ".repeat(300), files: [file] });
+    // Over 1 024 characters the text goes as its own message and the file follows without one.
+    expect(h.fake.calls("sendMessage")).toHaveLength(1);
+    expect(h.fake.calls("sendDocument")[1]?.params.caption).toBeUndefined();
+  });
+});
+
+describe("getUser", () => {
+  it("should return user info from Telegram getChat", async () => {
+    const h = await harness();
+    h.fake.addChat({
+      id: 42,
+      type: "private",
+      first_name: "Ada",
+      last_name: "Lovelace",
+      username: "ada",
+    });
+    expect(await h.adapter.getUser("42")).toEqual({
+      userId: "42",
+      userName: "ada",
+      fullName: "Ada Lovelace",
+      isBot: false,
+    });
+  });
+
+  it("should return null on error", async () => {
+    const h = await harness();
+    expect(await h.adapter.getUser("404")).toBeNull();
+  });
+
+  it("should return null for group/channel chat IDs", async () => {
+    const h = await harness();
+    h.fake.addChat({ id: 55, type: "group", title: "Odd" });
+    expect(await h.adapter.getUser(String(GROUP_CHAT.id))).toBeNull();
+    expect(await h.adapter.getUser("55")).toBeNull();
+  });
+
+  it("should handle first-name only user (no last_name or username)", async () => {
+    const h = await harness();
+    h.fake.addChat({ id: 43, type: "private", first_name: "Solo" });
+    expect(await h.adapter.getUser("43")).toEqual({
+      userId: "43",
+      userName: "Solo",
+      fullName: "Solo",
+      isBot: false,
+    });
+  });
+
+  it("should call Telegram API with correct method and params", async () => {
+    const h = await harness();
+    h.fake.addChat({ id: 44, type: "private", first_name: "X" });
+    await h.adapter.getUser("44");
+    expect(h.fake.requests).toEqual([{ method: "getChat", params: { chat_id: "44" } }]);
+  });
+});
+
+describe("sent messages", () => {
+  it("keeps what Telegram answered as raw and the chat in the id", async () => {
+    const h = await harness();
+    const raw = await h.adapter.postMessage(GROUP, "hi");
+    expect(raw.id).toMatch(/^-1001234567890:\d+$/);
+    expect(Message).toBeDefined();
+  });
+});
