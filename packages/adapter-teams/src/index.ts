@@ -1,4 +1,4 @@
-import { resolveTeamsOptions, type TeamsAdapterConfig } from "./options.js";
+import type { TeamsAdapterConfig } from "./options.js";
 import { TeamsAdapter } from "./teams-adapter.js";
 
 /**
@@ -7,7 +7,7 @@ import { TeamsAdapter } from "./teams-adapter.js";
  * `ConfigError` naming it.
  */
 export function createTeamsAdapter(config: TeamsAdapterConfig = {}): TeamsAdapter {
-  return new TeamsAdapter(resolveTeamsOptions(config));
+  return new TeamsAdapter(config);
 }
 
 export { TeamsApi, type TeamsApiOptions, type TeamsOutboundActivity } from "./api.js";

@@ -11,9 +11,11 @@ import {
   NotSupportedError,
   type RawMessage,
   silentLogger,
+  type ThreadInfo,
   ValidationError,
   type WebhookOptions,
 } from "@baton/core";
+import type { Root } from "mdast";
 import { TeamsApi } from "./api.js";
 import type {
   TeamsConversationUpdateEvent,
@@ -22,7 +24,11 @@ import type {
 } from "./events.js";
 import { TeamsFormatConverter } from "./format.js";
 import { isBotAccount, messageFromActivity, threadIdOf } from "./message.js";
-import type { ResolvedTeamsOptions } from "./options.js";
+import {
+  type ResolvedTeamsOptions,
+  resolveTeamsOptions,
+  type TeamsAdapterConfig,
+} from "./options.js";
 import { parseTeamsActivity, type TeamsActivity } from "./parse.js";
 import { activityForPost } from "./post.js";
 import { toTeamsReaction } from "./reactions.js";
@@ -38,6 +44,9 @@ import {
 } from "./thread-id.js";
 import { TeamsHost } from "./verify.js";
 import { handleTeamsWebhook } from "./webhook.js";
+
+/** Teams' global connector endpoint, for users whose regional service URL is not known yet. */
+const DEFAULT_SERVICE_URL = "https://smba.trafficmanager.net/teams/";
 
 /** What the State keeps per user for proactive messages (`openDM`). */
 interface StoredUserReference {
@@ -75,7 +84,13 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private readonly conversationHandlers: TeamsEventHandler<TeamsConversationUpdateEvent>[] = [];
   private readonly installationHandlers: TeamsEventHandler<TeamsInstallationUpdateEvent>[] = [];
 
-  constructor(readonly options: ResolvedTeamsOptions) {
+  /** The options with every default applied. */
+  readonly options: ResolvedTeamsOptions;
+
+  /** Takes upstream's config (see `TeamsAdapterConfig`); a bad value throws a `ConfigError`. */
+  constructor(config: TeamsAdapterConfig = {}) {
+    const options = resolveTeamsOptions(config);
+    this.options = options;
     this.userName = options.userName;
     this.sdk = new TeamsHost(
       toAppOptions(options),
@@ -141,6 +156,22 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     return isBotAccount(this.options.appId, userId);
   }
 
+  /** Markdown (as an mdast tree) in Teams' markdown subset. */
+  renderFormatted(ast: Root): string {
+    return this.converter.fromAst(ast);
+  }
+
+  /** What the connector knows of a thread without Graph: its ids (upstream's basic info). */
+  async fetchThread(threadId: string): Promise<ThreadInfo> {
+    const { conversationId } = decodeTeamsThreadId(threadId);
+    return {
+      id: threadId,
+      channelId: baseConversationId(conversationId),
+      isDM: isTeamsDM(threadId),
+      metadata: {},
+    };
+  }
+
   parseMessage(raw: unknown): Message {
     const activity = parseTeamsActivity(raw);
     return messageFromActivity(
@@ -197,29 +228,29 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   }
 
   /**
-   * The personal chat with `userId`, created through the connector from the reference the
-   * adapter stored when that user last wrote to the bot (service URL, tenant). A user the bot
-   * has never heard from cannot be reached: Teams needs the service URL of their region.
+   * The personal chat with `userId`, created through the connector. The service URL and tenant
+   * come from the reference the adapter stored when that user last wrote to the bot; without one,
+   * Teams' global service URL and the configured `appTenantId` (upstream's fallback). With no
+   * tenant at all, a `ValidationError`: Teams creates no conversation without one.
    */
   async openDM(userId: string): Promise<string> {
     const stored = await this.chatHost("open a DM").getState().get<JsonValue>(this.userKey(userId));
     const reference = stored as unknown as StoredUserReference | null;
-    if (reference === null) {
+    const tenantId = reference?.tenantId ?? this.options.appTenantId;
+    if (tenantId === undefined) {
       throw new ValidationError(
-        `teams: no conversation reference for user ${userId}; they must message the bot (or ` +
-          "install it) once before the bot can open a DM",
+        `teams: no tenant to open a DM with ${userId} in: set appTenantId, or let the user ` +
+          "message the bot once so their conversation reference is stored",
         { step: "open teams dm" },
       );
     }
-    const conversation = await this.api.createConversation(reference.serviceUrl, {
-      botId: reference.botId,
+    const serviceUrl = reference?.serviceUrl ?? DEFAULT_SERVICE_URL;
+    const conversation = await this.api.createConversation(serviceUrl, {
+      botId: reference?.botId ?? `28:${this.options.appId}`,
       userId,
-      tenantId: reference.tenantId ?? this.options.appTenantId,
+      tenantId,
     });
-    return encodeTeamsThreadId({
-      conversationId: conversation.id,
-      serviceUrl: reference.serviceUrl,
-    });
+    return encodeTeamsThreadId({ conversationId: conversation.id, serviceUrl });
   }
 
   private userKey(userId: string): string {

@@ -7,7 +7,7 @@ import {
 } from "@baton/core";
 import type { InvokeResponse } from "@microsoft/teams.api";
 import type { TeamsFormatConverter } from "./format.js";
-import { authorOf, isBotAccount, messageFromActivity, threadIdOf } from "./message.js";
+import { authorOf, messageFromActivity, threadIdOf } from "./message.js";
 import type { ResolvedTeamsOptions } from "./options.js";
 import {
   classifyTeamsActivity,
@@ -115,7 +115,8 @@ export async function handleTeamsWebhook(
   try {
     body = JSON.parse(text);
   } catch {
-    return problem(400, "BAD_REQUEST", "the body is not valid JSON");
+    // Upstream answers exactly this text.
+    return new Response("Invalid JSON", { status: 400, headers: { "content-type": "text/plain" } });
   }
   if (!looksLikeActivity(body)) {
     return problem(400, "BAD_REQUEST", "the body is not a Bot Framework activity");
@@ -179,8 +180,7 @@ async function dispatch(
   const receivedAtMs = target.options.clock.now();
   switch (kind.kind) {
     case "message": {
-      // Teams never echoes the bot's own posts; a message from the bot's id is not dispatched.
-      if (isBotAccount(appId, activity.from?.id)) return { status: 200 } as InvokeResponse;
+      // A message from the bot's own id carries author.isMe, so the runtime settles it as ignored.
       await host.receiveMessage(
         target.adapter,
         threadId,

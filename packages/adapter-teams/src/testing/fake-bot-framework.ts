@@ -19,6 +19,8 @@ export interface FakeTeamsCall {
   readonly body: Record<string, unknown> | undefined;
   /** The bearer token the call carried. */
   readonly token: string | undefined;
+  /** The reaction id, for `reactions.*` routes. */
+  readonly reaction?: string;
 }
 
 /** The connector routes a failure can be injected into. */
@@ -137,6 +139,11 @@ export class FakeBotFramework {
     this.failures.set(route, queue);
   }
 
+  /** The reaction id of a `reactions.*` call (the last path segment). */
+  reactionOf(call: FakeTeamsCall | undefined): string | undefined {
+    return call?.reaction;
+  }
+
   /** Calls to one route. */
   callsTo(route: FakeTeamsRoute): FakeTeamsCall[] {
     return this.calls.filter((call) => call.route === route);
@@ -231,7 +238,16 @@ export class FakeBotFramework {
     else if (method === "PUT" && activityId !== undefined) route = "activities.update";
     else if (method === "DELETE" && activityId !== undefined) route = "activities.delete";
     if (route === undefined) return json(response, 405, connectorErrorBody({ status: 400 }));
-    return this.record(response, route, method, conversationId, activityId ?? member, text, token);
+    return this.record(
+      response,
+      route,
+      method,
+      conversationId,
+      activityId ?? member,
+      text,
+      token,
+      reaction,
+    );
   }
 
   private record(
@@ -242,6 +258,7 @@ export class FakeBotFramework {
     activityId: string | undefined,
     text: string,
     token: string,
+    reaction?: string,
   ): void {
     let body: Record<string, unknown> | undefined;
     try {
@@ -249,7 +266,15 @@ export class FakeBotFramework {
     } catch {
       return json(response, 400, connectorErrorBody({ status: 400, message: "invalid JSON" }));
     }
-    this.calls.push({ method, route, conversationId, activityId, body, token });
+    this.calls.push({
+      method,
+      route,
+      conversationId,
+      activityId,
+      body,
+      token,
+      ...(reaction === undefined ? {} : { reaction }),
+    });
     const failure = this.failures.get(route)?.shift();
     if (failure !== undefined) {
       const headers: Record<string, string> =
