@@ -3,6 +3,7 @@ import {
   defaultEmojiResolver,
   type JsonValue,
   type ProcessOptions,
+  userCacheKey,
   type WebhookOptions,
   webhookErrorResponse,
 } from "@baton/core";
@@ -111,6 +112,13 @@ function otherEventWork(
       raw: event as unknown as JsonValue,
     };
     return () => host.processMessageDeleted(adapter, deleted, options);
+  }
+  if (event.type === "user_change" && event.changed_user_id) {
+    // The profile changed: drop the Chat's cached copy so the next chat.getUser asks Slack.
+    const key = userCacheKey(adapter.name, event.changed_user_id);
+    return async () => {
+      await host.getState().delete(key);
+    };
   }
   if (
     (event.type === "reaction_added" || event.type === "reaction_removed") &&

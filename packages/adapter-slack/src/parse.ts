@@ -28,6 +28,8 @@ export interface SlackEvent {
   readonly deleted_ts?: string;
   readonly reaction?: string;
   readonly item?: { readonly type?: string; readonly channel?: string; readonly ts?: string };
+  /** `user_change`: the id of the user whose profile changed (Slack sends the user object). */
+  readonly changed_user_id?: string;
   readonly [key: string]: unknown;
 }
 
@@ -129,6 +131,10 @@ function strings(value: unknown, keys: readonly string[]): Record<string, string
  */
 function sanitizeEvent(event: Record<string, unknown>, depth = 0): SlackEvent {
   const clean: Record<string, unknown> = { ...event };
+  delete clean.changed_user_id;
+  if (event.type === "user_change" && isRecord(event.user) && typeof event.user.id === "string") {
+    clean.changed_user_id = event.user.id;
+  }
   for (const key of STRING_FIELDS) if (typeof clean[key] !== "string") delete clean[key];
   const files = Array.isArray(event.files) ? event.files.filter(isRecord) : undefined;
   if (files === undefined) delete clean.files;

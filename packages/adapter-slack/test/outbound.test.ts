@@ -446,3 +446,23 @@ describe("getUser", () => {
     expect(h.fake.callsOf("users.info")).toHaveLength(1);
   });
 });
+
+describe("user cache invalidation", () => {
+  it("drops the Chat's cached user when Slack sends user_change, so the next lookup asks again", async () => {
+    const h = await harness();
+    h.fake.addUser({ id: "U123", name: "jdoe" });
+    expect((await h.chat.getUser("U123"))?.userName).toBe("jdoe");
+    h.fake.addUser({ id: "U123", name: "jane" });
+    expect((await h.chat.getUser("U123"))?.userName).toBe("jdoe");
+    const response = await h.deliver(
+      h.envelope({
+        type: "user_change",
+        user: { id: "U123", name: "jane", profile: { display_name: "jane" } },
+      }),
+    );
+    await h.settle();
+    expect(response.status).toBe(200);
+    expect((await h.chat.getUser("U123"))?.userName).toBe("jane");
+    expect(h.fake.callsOf("users.info")).toHaveLength(2);
+  });
+});
