@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { serverUrlsFromEnv } from "./backends.js";
 import { describeEnvironment } from "./environment.js";
 import { benchmarksMarkdown } from "./markdown.js";
-import { consoleTable, progressLine } from "./report.js";
+import { consoleTable, progressLine, ratioTable } from "./report.js";
 import { BACKENDS, runBench } from "./run-bench.js";
 import { SCENARIO_NAMES } from "./scenarios.js";
 
@@ -13,6 +13,7 @@ const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
 
   --messages N     measured messages per scenario and implementation (default 300)
   --warmup N       warm-up messages before each measurement (default 30)
+  --rounds N       interleaved rounds per scenario and backend, median reported (default 5)
   --backends LIST  comma-separated: memory,redis,postgres (default all)
   --scenarios LIST comma-separated: ${SCENARIO_NAMES.join(",")} (default all)
   --out PATH       where to write the report (default docs/benchmarks.md)
@@ -25,10 +26,14 @@ BATON_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test).`;
 const DEFAULT_OUT = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 
 async function main(): Promise<void> {
+  // `pnpm bench -- --x` hands the script a literal `--` before the options on some pnpm versions.
+  const argv = process.argv.slice(2);
   const { values } = parseArgs({
+    args: argv[0] === "--" ? argv.slice(1) : argv,
     options: {
       messages: { type: "string", default: "300" },
       warmup: { type: "string", default: "30" },
+      rounds: { type: "string", default: "5" },
       backends: { type: "string", default: BACKENDS.join(",") },
       scenarios: { type: "string", default: SCENARIO_NAMES.join(",") },
       out: { type: "string", default: DEFAULT_OUT },
@@ -42,13 +47,14 @@ async function main(): Promise<void> {
   }
   const messages = positiveInteger("--messages", values.messages);
   const warmupMessages = positiveInteger("--warmup", values.warmup, true);
+  const rounds = positiveInteger("--rounds", values.rounds);
   const backends = listOf("--backends", values.backends, BACKENDS);
   const scenarios = listOf("--scenarios", values.scenarios, SCENARIO_NAMES);
   const urls = serverUrlsFromEnv();
 
   const environment = await describeEnvironment(urls, backends);
   console.log(
-    `Baton vs upstream chat: ${messages} messages per run (+${warmupMessages} warm-up), ` +
+    `Baton vs upstream chat: ${messages} messages per run (+${warmupMessages} warm-up), ${rounds} rounds, ` +
       `node ${environment.node}, ${environment.cores} cores, load ${environment.loadAverage.toFixed(2)}`,
   );
   const results = await runBench({
@@ -56,10 +62,11 @@ async function main(): Promise<void> {
     scenarios,
     messages,
     warmupMessages,
+    rounds,
     urls,
     onResult: (result) => console.log(progressLine(result)),
   });
-  console.log(`\n${consoleTable(results)}\n`);
+  console.log(`\n${consoleTable(results)}\n\n${ratioTable(results)}\n`);
 
   if (!values["no-write"]) {
     const markdown = benchmarksMarkdown({
@@ -67,6 +74,7 @@ async function main(): Promise<void> {
       results,
       messages,
       warmupMessages,
+      rounds,
       batonRevision: gitRevision(),
     });
     await writeFile(values.out, markdown);

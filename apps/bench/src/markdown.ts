@@ -2,17 +2,15 @@ import type { BackendName } from "./bench-bot.js";
 import type { BenchEnvironment } from "./environment.js";
 import {
   markdownTable,
-  messagesPerSecond,
   milliseconds,
   perMessageMix,
   problems,
   roundTripsPerMessage,
   stateCallsPerMessage,
 } from "./format.js";
+import { ratioText, throughputOf, throughputRatio, throughputText } from "./rounds.js";
 import type { BenchResult } from "./run-bench.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "./scenarios.js";
-
-const SCENARIO_ORDER: readonly ScenarioName[] = SCENARIO_NAMES;
 
 /** The command that regenerates the page; its first line names it. */
 export const BENCH_COMMAND = "pnpm --filter @baton/bench bench";
@@ -23,6 +21,8 @@ export interface BenchReport {
   readonly results: readonly BenchResult[];
   readonly messages: number;
   readonly warmupMessages: number;
+  /** Rounds per implementation, scenario and backend. */
+  readonly rounds: number;
   /** The workspace commit the Baton numbers are from (`abc1234`, `+ local changes` if dirty). */
   readonly batonRevision: string;
 }
@@ -43,9 +43,10 @@ export function benchmarksMarkdown(report: BenchReport): string {
       `- CPU: ${env.cpuModel}, ${env.cores} cores; 1-minute load average ${env.loadAverage.toFixed(2)} when the run started`,
       `- Redis ${env.redisVersion}, PostgreSQL ${env.postgresVersion}, both on localhost`,
       `- Baton: this workspace at ${report.batonRevision}; upstream: ${upstream}`,
-      `- ${report.messages} measured messages per scenario and implementation, ${warmupText(report.warmupMessages)}; which implementation ran first alternates from scenario to scenario`,
+      `- ${report.messages} measured messages per scenario and implementation, ${warmupText(report.warmupMessages)}; ${report.rounds} rounds per scenario and backend, Baton and upstream interleaved (A B, B A, A B, …: which one runs first alternates each round)`,
     ].join("\n"),
     "## Summary",
+    ratioSummary(report.results, report.rounds),
     summary(report.results),
     "## How to read this",
     HOW_TO_READ,
@@ -59,7 +60,7 @@ export function benchmarksMarkdown(report: BenchReport): string {
     "Calls to the State adapter's methods, counted by a transparent wrapper around it: the same on every backend, and the shape of each implementation's dispatch. A fused fast path (DESIGN §4.1) would show up here as fewer, different calls.",
     stateCallSection(report.results),
     "## Throughput and latency",
-    "Wall time of the measured messages only. Latency is per `processMessage` call, for the uncontended scenarios (a contender's latency is mostly waiting for the holder's handler).",
+    "Wall time of the measured messages only, as the median of the rounds with the slowest and fastest round in brackets; **ratio** is Baton's median over upstream's (above 1: Baton is faster). Latency is the median over the rounds of each round's p50/p95 per `processMessage` call, for the uncontended scenarios (a contender's latency is mostly waiting for the holder's handler). The check column covers every round.",
     ...backendsIn(report.results).map((backend) => throughputSection(report.results, backend)),
     "## Caveats",
     CAVEATS,
@@ -165,32 +166,62 @@ function stateCallSection(results: readonly BenchResult[]): string {
 }
 
 function throughputSection(results: readonly BenchResult[], backend: BackendName): string {
-  const rows = results
-    .filter((result) => result.backend === backend)
-    .sort(
-      (a, b) =>
-        SCENARIO_ORDER.indexOf(a.scenario) - SCENARIO_ORDER.indexOf(b.scenario) ||
-        a.implementation.localeCompare(b.implementation),
-    )
-    .map((result) => {
-      const m = result.measurement;
+  const rows = scenariosIn(results)
+    .filter((scenario) => results.some((r) => r.backend === backend && r.scenario === scenario))
+    .map((scenario) => {
+      const baton = throughputOf(results, backend, scenario, "baton");
+      const upstream = throughputOf(results, backend, scenario, "upstream");
+      const checks = [...(baton?.results ?? []), ...(upstream?.results ?? [])]
+        .map((r) => problems(r.measurement))
+        .filter((text) => text !== "ok");
       return [
-        `\`${result.scenario}\``,
-        result.implementation,
-        messagesPerSecond(m),
-        milliseconds(m.latencyMs?.p50),
-        milliseconds(m.latencyMs?.p95),
-        String(m.handlerRuns),
-        problems(m),
+        `\`${scenario}\``,
+        throughputText(baton),
+        throughputText(upstream),
+        ratioText(throughputRatio(baton, upstream)),
+        milliseconds(baton?.p50Ms),
+        milliseconds(upstream?.p50Ms),
+        milliseconds(baton?.p95Ms),
+        milliseconds(upstream?.p95Ms),
+        checks.length === 0 ? "ok" : [...new Set(checks)].join("; "),
       ];
     });
   return [
     `### ${title(backend)}`,
     markdownTable(
-      ["scenario", "implementation", "msgs/s", "p50 ms", "p95 ms", "handler runs", "check"],
+      [
+        "scenario",
+        "Baton msgs/s",
+        "upstream msgs/s",
+        "ratio",
+        "Baton p50 ms",
+        "upstream p50 ms",
+        "Baton p95 ms",
+        "upstream p95 ms",
+        "check",
+      ],
       rows,
     ),
   ].join("\n\n");
+}
+
+/** One line per backend: Baton's msgs/s over upstream's for each scenario, medians of the rounds. */
+function ratioSummary(results: readonly BenchResult[], rounds: number): string {
+  const lines = backendsIn(results).map((backend) => {
+    const parts = scenariosIn(results).map((scenario) => {
+      const ratio = throughputRatio(
+        throughputOf(results, backend, scenario, "baton"),
+        throughputOf(results, backend, scenario, "upstream"),
+      );
+      return `\`${scenario}\` ${ratioText(ratio)}`;
+    });
+    return `- ${title(backend)}: ${parts.join(", ")}`;
+  });
+  return [
+    `Baton's msgs/s over upstream's (median of ${rounds} interleaved rounds each; above 1× Baton is faster). Timings on this shared machine are noisy: the min–max ranges are in the throughput tables below.`,
+    "",
+    ...lines,
+  ].join("\n");
 }
 
 function mix(result: BenchResult): string {
@@ -203,8 +234,13 @@ function find(
   scenario: ScenarioName,
   implementation: BenchResult["implementation"],
 ): BenchResult | undefined {
+  // Round trips and State calls repeat exactly from round to round: the first round stands for all.
   return results.find(
-    (r) => r.backend === backend && r.scenario === scenario && r.implementation === implementation,
+    (r) =>
+      r.backend === backend &&
+      r.scenario === scenario &&
+      r.implementation === implementation &&
+      r.round === 0,
   );
 }
 

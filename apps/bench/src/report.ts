@@ -6,6 +6,7 @@ import {
   stateCallsPerMessage,
   textTable,
 } from "./format.js";
+import { ratioText, throughputOf, throughputRatio, throughputText } from "./rounds.js";
 import type { BenchResult } from "./run-bench.js";
 
 /** The header of the console table (also used for one-line progress). */
@@ -13,6 +14,7 @@ const COLUMNS = [
   "backend",
   "scenario",
   "impl",
+  "round",
   "msgs/s",
   "round trips/msg",
   "state calls/msg",
@@ -28,6 +30,7 @@ function row(result: BenchResult): string[] {
     result.backend,
     result.scenario,
     result.implementation,
+    String(result.round + 1),
     messagesPerSecond(m),
     roundTripsPerMessage(result),
     stateCallsPerMessage(m),
@@ -47,4 +50,28 @@ export function consoleTable(results: readonly BenchResult[]): string {
 export function progressLine(result: BenchResult): string {
   const cells = row(result);
   return COLUMNS.map((name, index) => `${name}=${cells[index]}`).join(" ");
+}
+
+/** Per backend and scenario: median (min–max) msgs/s of each implementation and their ratio. */
+export function ratioTable(results: readonly BenchResult[]): string {
+  const keys = [...new Set(results.map((r) => `${r.backend}\u0000${r.scenario}`))];
+  const rows = keys.map((key) => {
+    const [backend, scenario] = key.split("\u0000") as [
+      BenchResult["backend"],
+      BenchResult["scenario"],
+    ];
+    const baton = throughputOf(results, backend, scenario, "baton");
+    const upstream = throughputOf(results, backend, scenario, "upstream");
+    return [
+      backend,
+      scenario,
+      throughputText(baton),
+      throughputText(upstream),
+      ratioText(throughputRatio(baton, upstream)),
+    ];
+  });
+  return textTable(
+    ["backend", "scenario", "baton msgs/s", "upstream msgs/s", "baton/upstream"],
+    rows,
+  );
 }

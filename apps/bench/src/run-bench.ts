@@ -22,6 +22,11 @@ export interface BenchPlan {
   /** Warm-up messages before each measurement. */
   readonly warmupMessages: number;
   readonly urls: ServerUrls;
+  /**
+   * Rounds per (backend, scenario): each round measures every implementation once, interleaved
+   * A B, B A, A B … so both sample the same stretch of a noisy machine. Default 1.
+   */
+  readonly rounds?: number;
   /** Which implementations to measure; default both, Baton and upstream. */
   readonly implementations?: readonly Implementation[];
   /** Called after each measurement, e.g. to print progress. */
@@ -33,28 +38,38 @@ export interface BenchResult {
   readonly backend: BackendName;
   readonly scenario: ScenarioName;
   readonly implementation: Implementation;
+  /** Which round (0-based) of this backend and scenario. */
+  readonly round: number;
   readonly measurement: ScenarioMeasurement;
 }
 
 /**
  * Runs every scenario of the plan on every backend, Baton and upstream side by side in this
- * process: for each (backend, scenario) both implementations run back to back, each on a fresh
- * Chat and a fresh namespace, and which one goes first alternates so neither always gets the
- * warmer machine. Rejects (after cleaning up) when a server is unreachable or a run throws.
+ * process: for each (backend, scenario) the rounds run back to back, and in each round both
+ * implementations run once, each on a fresh Chat and a fresh namespace. Which one goes first
+ * alternates from round to round (A B, B A, …), so a busy moment of the machine lands on both
+ * alike and neither always gets the warmer JIT. Rejects (after cleaning up) when a server is
+ * unreachable or a run throws.
  */
 export async function runBench(plan: BenchPlan): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
+  const rounds = plan.rounds ?? 1;
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    throw new Error(`rounds must be a positive integer, got ${rounds}`);
+  }
   let turn = 0;
   for (const backend of plan.backends) {
     for (const scenario of plan.scenarios) {
-      const order: Implementation[] =
-        turn % 2 === 0 ? ["baton", "upstream"] : ["upstream", "baton"];
-      turn += 1;
-      const wanted = plan.implementations;
-      for (const implementation of order.filter((one) => !wanted || wanted.includes(one))) {
-        const result = await measureOne(plan, backend, scenario, implementation);
-        results.push(result);
-        plan.onResult?.(result);
+      for (let round = 0; round < rounds; round += 1) {
+        const order: Implementation[] =
+          turn % 2 === 0 ? ["baton", "upstream"] : ["upstream", "baton"];
+        turn += 1;
+        const wanted = plan.implementations;
+        for (const implementation of order.filter((one) => !wanted || wanted.includes(one))) {
+          const result = await measureOne(plan, backend, scenario, implementation, round);
+          results.push(result);
+          plan.onResult?.(result);
+        }
       }
     }
   }
@@ -66,6 +81,7 @@ async function measureOne(
   backend: BackendName,
   scenario: ScenarioName,
   implementation: Implementation,
+  round: number,
 ): Promise<BenchResult> {
   const spec = SCENARIOS[scenario];
   const probe = new HandlerProbe();
@@ -82,7 +98,7 @@ async function measureOne(
       messages: plan.messages,
       warmupMessages: plan.warmupMessages,
     });
-    return { backend, scenario, implementation, measurement };
+    return { backend, scenario, implementation, round, measurement };
   } finally {
     await bot.close();
   }
