@@ -13,6 +13,8 @@ import {
   type RawMessage,
   type ScheduledMessage,
   type ScheduleOptions,
+  type StreamChunk,
+  type StreamOptions,
   silentLogger,
   type UserInfo,
   type WebhookOptions,
@@ -23,6 +25,7 @@ import { SlackApiError } from "./errors.js";
 import { fetchSlackMessages } from "./history.js";
 import { messageFromSlack, type SlackSelf, slackThreadIdOf } from "./message.js";
 import { slackViewFor } from "./modals.js";
+import { streamNatively } from "./native-stream.js";
 import type { ResolvedSlackOptions } from "./options.js";
 import type { SlackEvent } from "./parse.js";
 import { renderSlackMessage, splitSlackText } from "./post.js";
@@ -51,7 +54,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
   readonly name = SLACK_ADAPTER_NAME;
   readonly userName: string;
   readonly capabilities = defineCapabilities({
-    streaming: "edit",
+    streaming: "native",
     cards: true,
     modals: true,
     ephemeral: true,
@@ -65,7 +68,10 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     getUser: true,
     replies: true,
   });
-  /** Slack tolerates about one edit per second per message (chat.update's rate tier). */
+  /**
+   * Slack tolerates about one edit per second per message (chat.update's rate tier); the same
+   * pace spaces `chat.appendStream` calls of a native stream.
+   */
   readonly streamingUpdateIntervalMs = 1_000;
 
   private host: ChatHost | undefined;
@@ -273,6 +279,26 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     const { channel } = decodeSlackThreadId(channelId);
     return fetchSlackMessages(this.api, { channel, threadTs: "" }, options, (item) =>
       this.parseMessage({ ...item, channel }),
+    );
+  }
+
+  /** Native streaming in threads (see `streamNatively`); `null` elsewhere, so the core edits. */
+  stream(
+    threadId: string,
+    textStream: AsyncIterable<string | StreamChunk>,
+    options?: StreamOptions,
+  ): Promise<RawMessage | null> {
+    return streamNatively(
+      {
+        api: this.api,
+        clock: this.options.clock,
+        logger: this.logger(),
+        teamId: this.team,
+        appendIntervalMs: options?.updateIntervalMs ?? this.streamingUpdateIntervalMs,
+      },
+      threadId,
+      textStream,
+      options,
     );
   }
 

@@ -157,7 +157,7 @@ describe("replays of recorded Slack traffic through the signed webhook", () => {
     expect(post?.args.thread_ts).toBeUndefined();
   });
 
-  it("streaming/slack.json: a streamed answer by post and edits, a file, another bot's card and its button", async () => {
+  it("streaming/slack.json: a natively streamed answer, a file, another bot's card and its button", async () => {
     const recording = fixture<Recording>("streaming/slack.json");
     const h = await replaying(recording);
     const seen: string[] = [];
@@ -190,11 +190,12 @@ describe("replays of recorded Slack traffic through the signed webhook", () => {
       "message slack:C08REALCHAN1:1775407823.782829 from U08REALBOT1 bot=true",
       "action option-select:option-a=option-a slack:C08REALCHAN1:1775407823.782829",
     ]);
-    // The stream was posted once and finished by edits: the last edit holds the whole text.
-    const updates = h.fake.callsOf("chat.update");
-    expect(h.fake.callsOf("chat.postMessage").length).toBeGreaterThanOrEqual(2);
-    expect(updates.length).toBeGreaterThanOrEqual(1);
+    // Both mentions start threads, so each answer is streamed natively in its thread.
+    expect(h.fake.callsOf("chat.startStream").map((c) => c.args.thread_ts)).toEqual([
+      "1767406613.568609",
+      "1770241970.822989",
+    ]);
     const first = h.fake.store.messages.find((m) => m.channel === "C00FAKECHAN1");
-    expect(first?.text).toBe("Love is a *feeling*.");
+    expect(first?.text).toBe("Love is a **feeling**.");
   });
 });

@@ -11,7 +11,7 @@ const ASSISTANT =
   "not built: Slack's AI assistant surface (assistant_thread_started / context_changed events, app context, suggested prompts, titles, loading messages, agent_view threading and app home); only assistant.threads.setStatus (startTyping) exists";
 const HOME_TAB = "not built: publishing an App Home view (views.publish) has no adapter method yet";
 const NATIVE_STREAMING =
-  'not built: native streaming (chat.startStream / appendStream / stopStream, feedback buttons in the stop blocks); the adapter declares streaming "edit" and the core streams by post + chat.update';
+  "not ported yet: native streaming (chat.startStream / appendStream / stopStream in threads, post + edit elsewhere) is built and pinned in packages/adapter-slack/test/stream.test.ts, but upstream's cases (its fallback triggers, mention resolution in streamed text, feedback buttons in the stop blocks) were not read and ported";
 const USER_NAMES =
   "not built: user-name resolution (users.info look-ups turning <@U…> into names inbound and @name into <@U…> outbound, the reverse name index, participant tracking); inbound mentions read as @U…, outbound text keeps what the bot wrote";
 const USER_CHANGE =

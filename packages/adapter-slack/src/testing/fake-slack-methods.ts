@@ -79,6 +79,20 @@ function reaction(store: FakeSlackStore, args: Args, self: FakeSlackIdentity, ad
   return { ok: true };
 }
 
+function streamStep(store: FakeSlackStore, args: Args, stop: boolean) {
+  const channel = channelOf(store, args);
+  const message = store.find(channel, need(args, "ts"));
+  if (message === undefined) throw new FakeSlackError("message_not_found");
+  if (!store.streaming.has(message.ts)) throw new FakeSlackError("message_not_in_streaming_state");
+  const text = typeof args.markdown_text === "string" ? args.markdown_text : "";
+  if (!stop && text === "") throw new FakeSlackError("no_text");
+  message.text += text;
+  const blocks = blocksOf(args);
+  if (blocks) message.blocks = blocks;
+  if (stop) store.streaming.delete(message.ts);
+  return { ok: true, channel, ts: message.ts, ...(stop ? { message: messageJson(message) } : {}) };
+}
+
 function view(store: FakeSlackStore, args: Args, viewId?: string) {
   const raw = args.view;
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Record<string, unknown>;
@@ -206,6 +220,22 @@ export const FAKE_SLACK_METHODS: Readonly<Record<string, Handler>> = {
     need(args, "user_id");
     return view(store, args);
   },
+  "chat.startStream": (store, args, self) => {
+    const channel = channelOf(store, args);
+    const threadTs = need(args, "thread_ts");
+    const message = store.add({
+      channel,
+      text: "",
+      user: self.botUserId,
+      team: self.teamId,
+      bot_id: self.botId,
+      thread_ts: threadTs,
+    });
+    store.streaming.add(message.ts);
+    return { ok: true, channel, ts: message.ts };
+  },
+  "chat.appendStream": (store, args) => streamStep(store, args, false),
+  "chat.stopStream": (store, args) => streamStep(store, args, true),
   "assistant.threads.setStatus": (store, args) => {
     const channel = channelOf(store, args, "channel_id");
     const threadTs = need(args, "thread_ts");

@@ -41,6 +41,8 @@ export class FakeSlackStore {
   readonly scheduled: FakeSlackScheduled[] = [];
   readonly views = new Map<string, Record<string, unknown>>();
   readonly statuses: Array<{ channel: string; threadTs: string; status: string }> = [];
+  /** The ts of messages whose native stream is open (between startStream and stopStream). */
+  readonly streaming = new Set<string>();
   /** Channels that answer with an error instead (`channel_not_found`, `not_in_channel`, …). */
   readonly channelErrors = new Map<string, string>();
   private clockSeconds = 1_700_000_000;

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createSlackHarness, type SlackHarness } from "./slack-harness.js";
+
+const harnesses: SlackHarness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
+async function harness() {
+  const h = await createSlackHarness();
+  harnesses.push(h);
+  h.fake.reset();
+  return h;
+}
+
+const THREAD = "slack:C123:1234567890.123456";
+
+describe("Slack native streaming", () => {
+  it("streams in a thread with startStream, appends at most once a second, and stops with the rest", async () => {
+    const h = await harness();
+    const clock = h.clock;
+    async function* answer() {
+      yield "Love ";
+      await clock.advance(1_000);
+      yield "is ";
+      yield {
+        type: "task_update" as const,
+        id: "t1",
+        title: "Thinking",
+        status: "complete" as const,
+      };
+      yield { type: "markdown_text" as const, text: "a **feeling**." };
+    }
+    const sent = await h.chat.thread(THREAD).post(answer());
+
+    expect(h.fake.callsOf("chat.startStream")[0]?.args).toMatchObject({
+      channel: "C123",
+      thread_ts: "1234567890.123456",
+    });
+    expect(h.fake.callsOf("chat.appendStream").map((c) => c.args.markdown_text)).toEqual([
+      "Love is ",
+    ]);
+    expect(h.fake.callsOf("chat.stopStream")[0]?.args.markdown_text).toBe("a **feeling**.");
+    expect(h.fake.callsOf("chat.postMessage")).toEqual([]);
+    const stored = h.fake.store.messages.at(-1);
+    expect(stored?.text).toBe("Love is a **feeling**.");
+    expect(sent.id).toBe(`${h.fake.teamId}:C123:${stored?.ts}`);
+    expect(sent.text).toBe("Love is a feeling.");
+  });
+
+  it("declines outside a thread, so the top level of a DM is streamed by post and edit", async () => {
+    const h = await harness();
+    async function* answer() {
+      yield "Hello ";
+      yield "there";
+    }
+    await h.chat.thread("slack:D123:").post(answer());
+    expect(h.fake.callsOf("chat.startStream")).toEqual([]);
+    expect(h.fake.callsOf("chat.postMessage").length).toBeGreaterThanOrEqual(1);
+    expect(h.fake.store.messages.at(-1)?.text).toBe("Hello there");
+  });
+
+  it("falls back to post and edit when Slack refuses chat.startStream", async () => {
+    const h = await harness();
+    h.fake.failNext("chat.startStream", { error: "method_not_supported_for_channel_type" });
+    async function* answer() {
+      yield "still ";
+      yield "answered";
+    }
+    await h.chat.thread(THREAD).post(answer());
+    expect(h.fake.callsOf("chat.startStream")).toHaveLength(1);
+    expect(h.fake.store.messages.at(-1)?.text).toBe("still answered");
+    expect(h.fake.callsOf("chat.postMessage").length).toBeGreaterThanOrEqual(1);
+  });
+});
