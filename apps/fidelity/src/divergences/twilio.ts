@@ -28,7 +28,7 @@ export const TWILIO_DIVERGENCES = [
       titles: ["uses a placeholder for empty bodies"],
       reason:
         "different on purpose: Baton refuses an empty post with a ValidationError before any platform call (core's postable check), and the adapter refuses a Twilio message with neither text nor media, instead of sending a placeholder body",
-      link: "packages/adapter-twilio/README.md",
+      link: "docs/adr/0024-twilio-adapter-on-the-twilio-library.md",
     },
   ]),
 ];
