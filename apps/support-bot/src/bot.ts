@@ -60,14 +60,6 @@ export interface SupportBot {
 /** How long a hold lasts by default: 30 minutes. */
 export const DEFAULT_HOLD_TTL_MS = 30 * 60_000;
 
-/**
- * How much longer than a hold a queued message stays eligible. Baton's default (90 s) would
- * expire everything a customer wrote during a takeover before the hand-back; and a lapsed hold
- * is drained only by the next sweep (`sweepIntervalMs`, 30 s by default), so the messages that
- * waited must outlive the hold by at least that.
- */
-const HAND_BACK_MARGIN_MS = 5 * 60_000;
-
 /** The welcome's claim lease: far longer than one post takes. */
 const WELCOME_CLAIM_TTL_MS = 30_000;
 
@@ -85,7 +77,9 @@ export function createSupportBot(options: SupportBotOptions): SupportBot {
     userName: options.userName ?? "support",
     adapters: options.adapters,
     state: options.state,
-    concurrency: { strategy: "queue", queueEntryTtlMs: holdTtlMs + HAND_BACK_MARGIN_MS },
+    // Messages queued behind a hold live as long as the hold (Baton's hold records), so the
+    // default queueEntryTtlMs (90 s) only bounds waits behind the assistant's own answers.
+    concurrency: { strategy: "queue" },
     logger: options.logger ?? "info",
   };
   if (options.clock) config.clock = options.clock;
@@ -108,8 +102,10 @@ export function createSupportBot(options: SupportBotOptions): SupportBot {
     return result.ran;
   };
 
+  // Exactly one instance hears of each lapse, on the sweep that then drains what waited.
+  chat.onHoldLapsed((event) => takeover.noticeLapsed(event));
+
   const handle = async (thread: Thread, message: Message, context: MessageContext) => {
-    await takeover.noticeEnded(thread);
     const command = parseAgentCommand(message.text);
     if (command && !isAgent(message.author.userId)) {
       await thread.post(replies.notAnAgent);

@@ -2,6 +2,7 @@ import {
   type Chat,
   type Clock,
   type HoldHandle,
+  type HoldLapsedEvent,
   type JsonValue,
   type Logger,
   parseHoldHandle,
@@ -54,9 +55,8 @@ export interface TakeoverOptions {
 }
 
 /**
- * How long a record outlives its hold. The first run after a hold lapsed is what tells the
- * customer the assistant is back, so the record must still be there then; after a day without
- * a message nobody is waiting for that notice.
+ * How long a record outlives its hold: the lapse notice (`chat.onHoldLapsed`, one sweep after
+ * the expiry) reads it, and a late `/agent release` finds it to say the hold had ended.
  */
 const RECORD_GRACE_MS = 24 * 60 * 60_000;
 
@@ -150,19 +150,19 @@ export class Takeover {
   }
 
   /**
-   * Called at the start of every handler run on `thread`. A run holds the thread's lock, and a
-   * hold is that lock, so a record found now belongs to a hold that lapsed (the agent's page
-   * died): the assistant is back, and the customer is told so before the answer.
+   * Handles `chat.onHoldLapsed`: the agent's page died and the hold expired. Baton runs this on
+   * one instance, before that sweep drains what the customer wrote, so the customer hears the
+   * assistant is back before its answer. A record of a newer hold is left alone.
    */
-  async noticeEnded(thread: Thread): Promise<void> {
-    const record = await this.record(thread.id);
-    if (!record) return;
-    await this.options.chat.getState().delete(holdRecordKey(thread.id));
+  async noticeLapsed(event: HoldLapsedEvent): Promise<void> {
+    const record = await this.record(event.threadId);
+    if (!record || parseHoldHandle(record.hold, "notice lapse").fence !== event.fence) return;
+    await this.options.chat.getState().delete(holdRecordKey(event.threadId));
     this.options.logger.info("an agent's hold lapsed; the assistant is back", {
-      threadId: thread.id,
+      threadId: event.threadId,
       agentId: record.agentId,
     });
-    await this.announceEnd(thread.id, record, replies.holdLapsed);
+    await this.announceEnd(event.threadId, record, replies.holdLapsed);
   }
 
   private write(threadId: string, record: HoldRecord): Promise<void> {
@@ -171,9 +171,9 @@ export class Takeover {
   }
 
   /**
-   * Posts `text` once per hold. A hand-back and the first run after a lapse can both find the
-   * record (each deletes it, but neither delete says whether it was the one that removed it), so
-   * an atomic mark keyed by the hold's fence decides who speaks.
+   * Posts `text` once per hold. Two hand-backs racing, or a hand-back racing the lapse notice,
+   * can both find the record (each deletes it, but neither delete says whether it removed it),
+   * so an atomic mark keyed by the hold's fence decides who speaks.
    */
   private async announceEnd(threadId: string, record: HoldRecord, text: string): Promise<void> {
     const { fence } = parseHoldHandle(record.hold, "announce end of hold");

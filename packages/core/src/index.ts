@@ -146,6 +146,8 @@ export {
   type LockScopeOption,
 } from "./runtime/chat-config.js";
 export type { ReleaseHoldOptions } from "./runtime/chat-coordination.js";
+// hold gaps (H12): the lapse event
+export type { HoldLapsedEvent, HoldLapsedHandler } from "./concurrency/hold-records.js";
 export { describeValue } from "./runtime/config-problems.js";
 export { adaptLogger, type PinoLikeLogger } from "./runtime/logger-adapter.js";
 export type { SetStateOptions } from "./runtime/scoped-state.js";

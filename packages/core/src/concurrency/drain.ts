@@ -1,7 +1,13 @@
 import type { QueueEntry } from "../contracts/state.js";
 import { batchByThread, type ThreadBatch } from "./batches.js";
+import { readHoldRecord } from "./hold-records.js";
 import type { LockSession } from "./lock-session.js";
-import { deliveryKeyOf, type RehydratedEntry, rehydrateEntry } from "./queued-message.js";
+import {
+  deliveryKeyOf,
+  holdFenceOf,
+  type RehydratedEntry,
+  rehydrateEntry,
+} from "./queued-message.js";
 import type { BatchOutcome, DeliveryDisposition, StrategyContext } from "./strategy.js";
 
 /** The most entries one drain round takes, so a flood cannot keep a round from ending. */
@@ -43,7 +49,7 @@ export async function runEntries(
   lockKey: string,
   entries: readonly QueueEntry[],
 ): Promise<void> {
-  const live = rehydrateLive(context, entries);
+  const live = await rehydrateLive(context, lockKey, entries);
   const batches = batchByThread(live.map(({ rehydrated }) => rehydrated));
   const rawByKey = new Map(live.map(({ raw, rehydrated }) => [rehydrated.deliveryKey, raw]));
   for (const [index, batch] of batches.entries()) {
@@ -123,15 +129,16 @@ export function dispositionOf(
   return outcome === "error" && !session.usable && !session.adopted ? "preempted" : outcome;
 }
 
-function rehydrateLive(
+async function rehydrateLive(
   context: StrategyContext,
+  lockKey: string,
   entries: readonly QueueEntry[],
-): Array<{ raw: QueueEntry; rehydrated: RehydratedEntry }> {
+): Promise<Array<{ raw: QueueEntry; rehydrated: RehydratedEntry }>> {
   const live: Array<{ raw: QueueEntry; rehydrated: RehydratedEntry }> = [];
   const nowMs = context.clock.now();
   for (const raw of entries) {
     const key = deliveryKeyOf(raw) ?? "unknown";
-    if (raw.expiresAt <= nowMs) {
+    if ((await expiresAtMs(context, lockKey, raw)) <= nowMs) {
       context.logger.info("message-expired", {
         deliveryKey: key,
         waitedMs: nowMs - raw.enqueuedAt,
@@ -150,6 +157,28 @@ function rehydrateLive(
     }
   }
   return live;
+}
+
+/**
+ * When an entry expires: its own stamp, or — queued behind a hold — the hold's latest known
+ * end (it may have been extended or released since) plus `queueEntryTtlMs`.
+ */
+async function expiresAtMs(
+  context: StrategyContext,
+  lockKey: string,
+  raw: QueueEntry,
+): Promise<number> {
+  const fence = holdFenceOf(raw);
+  if (fence === undefined || raw.expiresAt > context.clock.now()) return raw.expiresAt;
+  try {
+    const hold = await readHoldRecord(context.state, lockKey, fence);
+    return hold
+      ? Math.max(raw.expiresAt, hold.expiresAt + context.settings.queueEntryTtlMs)
+      : raw.expiresAt;
+  } catch (error) {
+    context.logger.warn("reading a hold record for a queued entry failed", { lockKey, error });
+    return raw.expiresAt;
+  }
 }
 
 async function requeue(

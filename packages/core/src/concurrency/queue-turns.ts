@@ -1,4 +1,5 @@
 import { drainQueue } from "./drain.js";
+import { currentHold } from "./hold-records.js";
 import type { LocalHolders } from "./local-holders.js";
 import { LockSession } from "./lock-session.js";
 import { deliveryKeyOf, toQueueEntry } from "./queued-message.js";
@@ -66,7 +67,14 @@ export async function enqueueDelivery(
   delivery: Delivery,
 ): Promise<boolean> {
   const { maxQueueSize, onQueueFull, queueEntryTtlMs } = context.settings;
-  const entry = toQueueEntry(delivery, context.clock.now(), queueEntryTtlMs);
+  const nowMs = context.clock.now();
+  // Behind a hold an entry lives as long as the hold, plus the usual TTL once it ends; the
+  // drain re-reads the hold's record, so an extend made later counts too.
+  const hold = await currentHold(context.state, delivery.lockKey);
+  const entryTtlMs = hold
+    ? Math.max(queueEntryTtlMs, hold.expiresAt - nowMs + queueEntryTtlMs)
+    : queueEntryTtlMs;
+  const entry = toQueueEntry(delivery, nowMs, entryTtlMs, hold?.fence);
   const result = await context.state.enqueue(delivery.lockKey, entry, {
     maxSize: maxQueueSize,
     onFull: onQueueFull,

@@ -19,6 +19,8 @@ export class Sweeper {
     private readonly context: StrategyContext,
     private readonly strategy: Strategy,
     private readonly holders: LocalHolders,
+    /** Looks for lapsed holds first, so their notices come before the drains of their queues. */
+    private readonly sweepHolds?: () => Promise<void>,
   ) {}
 
   start(): void {
@@ -39,6 +41,7 @@ export class Sweeper {
   async sweepOnce(): Promise<void> {
     const drainOrphan = this.strategy.drainOrphan?.bind(this.strategy);
     if (!drainOrphan) return;
+    await this.sweepHolds?.();
     let keys: string[];
     try {
       keys = await this.context.state.pendingQueueKeys(KEYS_PER_SWEEP);

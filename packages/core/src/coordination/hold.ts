@@ -18,8 +18,10 @@ export interface HoldHandle {
   readonly expiresAt: number;
   /** The thread the hold was taken for. */
   readonly threadId: string;
-  /** Who holds it, as given to `thread.hold` (e.g. a human agent's id); informational only. */
+  /** Who holds it, as given to `thread.hold` (e.g. a human agent's id). */
   readonly owner?: string;
+  /** True when the owner's own messages pass the hold (`HoldOptions.ownerPasses`). */
+  readonly ownerPasses?: boolean;
 }
 
 /** Options of `thread.hold`. */
@@ -28,6 +30,12 @@ export interface HoldOptions {
   readonly ttlMs: number;
   /** A label kept in the handle, e.g. the id of the agent taking over. */
   readonly owner?: string;
+  /**
+   * Let the owner through their own hold: a message whose author's user id equals `owner`
+   * runs its handlers at once (without the lock, as under `concurrent`) instead of waiting in
+   * the queue behind the hold. Needs `owner`. Default false: everyone's messages wait.
+   */
+  readonly ownerPasses?: boolean;
 }
 
 /** Validates hold options; throws a `ValidationError` naming the bad field. */
@@ -37,10 +45,24 @@ export function assertHoldOptions(options: HoldOptions, step: string): void {
   if (owner !== undefined && typeof owner !== "string") {
     throw new ValidationError(`owner must be a string, got ${JSON.stringify(owner)}`, { step });
   }
+  const passes = options.ownerPasses;
+  if (passes !== undefined && typeof passes !== "boolean") {
+    throw new ValidationError(`ownerPasses must be a boolean, got ${JSON.stringify(passes)}`, {
+      step,
+    });
+  }
+  if (passes === true && owner === undefined) {
+    throw new ValidationError("ownerPasses needs an owner: whose messages would pass?", { step });
+  }
 }
 
 /** The handle of `lock`, taken for `threadId`. */
-export function holdHandleOf(lock: Lock, threadId: string, owner?: string): HoldHandle {
+export function holdHandleOf(
+  lock: Lock,
+  threadId: string,
+  owner?: string,
+  ownerPasses?: boolean,
+): HoldHandle {
   const handle = {
     key: lock.key,
     token: lock.token,
@@ -48,7 +70,8 @@ export function holdHandleOf(lock: Lock, threadId: string, owner?: string): Hold
     expiresAt: lock.expiresAt,
     threadId,
   };
-  return owner === undefined ? handle : { ...handle, owner };
+  if (owner === undefined) return handle;
+  return ownerPasses === true ? { ...handle, owner, ownerPasses } : { ...handle, owner };
 }
 
 /**

@@ -1,3 +1,16 @@
+import {
+  claimHoldEnd,
+  emitHoldLapsed,
+  sweepLapsedHolds,
+  unclaimHoldEnd,
+} from "../concurrency/hold-lapse.js";
+import {
+  type HoldLapsedHandler,
+  readHoldRecord,
+  recordOf,
+  updateHoldRecord,
+  writeHoldRecord,
+} from "../concurrency/hold-records.js";
 import type { Strategy } from "../concurrency/strategy.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Lock } from "../contracts/state.js";
@@ -61,6 +74,8 @@ export interface ChatCoordinationDeps {
  */
 export class ChatCoordination implements ThreadCoordination {
   readonly gate: TurnGate<RunTag>;
+  /** The handlers of `chat.onHoldLapsed`. */
+  readonly lapseHandlers: HoldLapsedHandler[] = [];
 
   constructor(private readonly deps: ChatCoordinationDeps) {
     this.gate = new TurnGate<RunTag>(deps.config.clock);
@@ -122,11 +137,29 @@ export class ChatCoordination implements ThreadCoordination {
       if (lock && (await state.extendLock(lock, options.ttlMs))) {
         // The extend applied no earlier than it was sent: the hold lasts at least this long.
         const adopted = { ...lock, expiresAt: sentAtMs + options.ttlMs };
-        return holdHandleOf(adopted, threadId, options.owner);
+        return this.recorded(holdHandleOf(adopted, threadId, options.owner, options.ownerPasses));
       }
     }
     const lock = await state.acquireLock(lockKey, options.ttlMs);
-    return lock ? holdHandleOf(lock, threadId, options.owner) : null;
+    return lock
+      ? this.recorded(holdHandleOf(lock, threadId, options.owner, options.ownerPasses))
+      : null;
+  }
+
+  /**
+   * Writes a new hold's record (docs/coordination.md, "Hold records"). A hold whose record
+   * could not be written is given up: its owner's messages would not pass it, its queue would
+   * expire early and its lapse would go unnoticed.
+   */
+  private async recorded(handle: HoldHandle): Promise<HoldHandle> {
+    const { state, clock } = this.deps.config;
+    try {
+      await writeHoldRecord(state, recordOf(handle), clock.now());
+    } catch (error) {
+      await releaseHeld(state, handle).catch(() => false);
+      throw error;
+    }
+    return handle;
   }
 
   /**
@@ -138,16 +171,61 @@ export class ChatCoordination implements ThreadCoordination {
     options: ReleaseHoldOptions = {},
   ): Promise<boolean> {
     const held = parseHoldHandle(handle, "release hold");
-    const released = await releaseHeld(this.deps.config.state, held);
-    if (released && options.drain !== false) void this.drainReleased(held.key);
+    const { state, clock } = this.deps.config;
+    // Claimed before the release, so no sweep can take a just-released hold for a lapse.
+    const ended = await claimHoldEnd(state, held.key, held.fence, "released");
+    const released = await releaseHeld(state, held);
+    if (released) {
+      const record = { ...recordOf(held), expiresAt: clock.now() };
+      await updateHoldRecord(state, record, clock.now()).catch((error: unknown) => {
+        this.deps.config.logger.warn("updating a released hold's record failed", { error });
+      });
+      if (options.drain !== false) void this.drainReleased(held.key);
+    } else if (ended) {
+      // Nobody had claimed its end and its token no longer holds: it lapsed, noticed here first.
+      await this.noticeLapse(held);
+    }
     return released;
+  }
+
+  /** `chat.onHoldLapsed`. */
+  onHoldLapsed(handler: HoldLapsedHandler): void {
+    if (typeof handler !== "function") {
+      throw new ValidationError("onHoldLapsed needs a handler function", {
+        step: "register handler",
+      });
+    }
+    this.lapseHandlers.push(handler);
+  }
+
+  /** One lapse sweep (run by the sweeper before it drains queues). Never rejects. */
+  sweepLapsedHolds(): Promise<void> {
+    const { state, clock, logger } = this.deps.config;
+    return sweepLapsedHolds({ state, clock, logger, handlers: this.lapseHandlers });
+  }
+
+  private async noticeLapse(held: HoldHandle): Promise<void> {
+    const { state, clock, logger } = this.deps.config;
+    if (this.lapseHandlers.length === 0) {
+      // This process cannot act on it (e.g. a dashboard): leave it to a bot instance's sweep.
+      await unclaimHoldEnd(state, held.key, held.fence).catch(() => undefined);
+      return;
+    }
+    const record = (await readHoldRecord(state, held.key, held.fence)) ?? recordOf(held);
+    await emitHoldLapsed({ state, clock, logger, handlers: this.lapseHandlers }, record);
   }
 
   /** Moves a hold's expiry to `ttlMs` from now; false for a stale handle (never resurrects). */
   async extendHold(handle: HoldHandle | string, ttlMs: number): Promise<boolean> {
     const held = parseHoldHandle(handle, "extend hold");
     assertTtlMs("extend hold", ttlMs);
-    return extendHeld(this.deps.config.state, held, ttlMs);
+    const { state, clock } = this.deps.config;
+    const sentAtMs = clock.now();
+    if (!(await extendHeld(state, held, ttlMs))) return false;
+    // The extend applied no earlier than it was sent: the hold lasts at least this long.
+    const record = { ...recordOf(held), expiresAt: sentAtMs + ttlMs };
+    await updateHoldRecord(state, record, sentAtMs);
+    return true;
   }
 
   private drainReleased(lockKey: string): Promise<void> {

@@ -10,6 +10,7 @@ import type { StateAdapter } from "../contracts/state.js";
 import type { UserInfo } from "../contracts/thread-surface-types.js";
 import { AdmissionBound } from "../coordination/admission-bound.js";
 import type { HoldHandle } from "../coordination/hold.js";
+import type { HoldLapsedHandler } from "../concurrency/hold-records.js";
 import type { OnceOptions, OnceResult, OnceWork } from "../coordination/once.js";
 import type {
   ExclusiveAttempt,
@@ -80,7 +81,9 @@ export class Chat extends ChatEvents implements ChatHost {
     const { gate } = this.coordination;
     this.lifecycle = new Lifecycle(this.config, this, gate);
     const shutdownSignal = this.lifecycle.shutdownSignal;
-    this.wiring = wireStrategy(this.config, this.registry, shutdownSignal, threadFor, gate);
+    this.wiring = wireStrategy(this.config, this.registry, shutdownSignal, threadFor, gate, () =>
+      this.coordination.sweepLapsedHolds(),
+    );
     this.lifecycle.attach(this.wiring);
     this.messages = new MessageDispatcher({
       state: this.config.state,
@@ -180,6 +183,16 @@ export class Chat extends ChatEvents implements ChatHost {
   /** Moves a hold's expiry to `ttlMs` from now; false for a stale handle (never resurrects). */
   extendHold(handle: HoldHandle | string, ttlMs: number): Promise<boolean> {
     return this.coordination.extendHold(handle, ttlMs);
+  }
+
+  /**
+   * Registers a handler for holds that lapse (expire unreleased). Each lapse runs the handlers
+   * of exactly one instance on the shared State: the first sweep to notice it (every
+   * `sweepIntervalMs`, before that sweep drains the queue the hold kept back), or a
+   * `releaseHold` that comes too late. Instances without a handler leave lapses to others.
+   */
+  onHoldLapsed(handler: HoldLapsedHandler): void {
+    this.coordination.onHoldLapsed(handler);
   }
 
   onNewMention(handler: MessageHandler<Thread>): void {

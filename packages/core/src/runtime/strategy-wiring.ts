@@ -1,4 +1,5 @@
 import { createStrategy } from "../concurrency/create-strategy.js";
+import { passHolderThrough } from "../concurrency/holder-pass.js";
 import { LocalHolders } from "../concurrency/local-holders.js";
 import type { Batch, Strategy, StrategyContext } from "../concurrency/strategy.js";
 import { Sweeper } from "../concurrency/sweeper.js";
@@ -30,6 +31,7 @@ export function wireStrategy<TThread, TChannel>(
   shutdownSignal: AbortSignal,
   threadFor: (adapter: Adapter, threadId: string, hints?: ThreadHints) => TThread,
   gate: TurnGate<RunTag>,
+  sweepHolds?: () => Promise<void>,
 ): StrategyWiring {
   const logger = config.logger;
   const settings = config.concurrency;
@@ -56,16 +58,20 @@ export function wireStrategy<TThread, TChannel>(
   const runBatch: StrategyContext["runBatch"] = async (batch, run) => {
     const bound = deliveries.signalOf(keyOf(batch));
     const signal = bound ? AbortSignal.any([run.signal, bound]) : run.signal;
-    const startedAtMs = config.clock.now();
-    const runEvent = {
-      deliveryKey: keyOf(batch),
-      lockKey: batch.lockKey,
-      threadId: batch.threadId,
-      skippedKeys: batch.skipped.map((message) => `${batch.adapter.name}:${message.id}`),
-    };
+    // Without an observer, no event, timestamp or duration is built for nobody (hot path).
+    const timed = deliveries.recordsDurations;
+    const startedAtMs = timed ? config.clock.now() : 0;
+    const runEvent = deliveries.observesEvents
+      ? {
+          deliveryKey: keyOf(batch),
+          lockKey: batch.lockKey,
+          threadId: batch.threadId,
+          skippedKeys: batch.skipped.map((message) => `${batch.adapter.name}:${message.id}`),
+        }
+      : undefined;
     const installation = { adapter: batch.adapter.name, tenant: batch.tenant };
     const tag: RunTag = { lockKey: run.lockKey, adopt: run.adopt };
-    deliveries.emit({ kind: "run-started", ...runEvent });
+    if (runEvent) deliveries.emit({ kind: "run-started", ...runEvent });
     try {
       return await gate.runTurn(installation, () => routedRun(batch, { ...run, signal }), {
         signal,
@@ -80,8 +86,10 @@ export function wireStrategy<TThread, TChannel>(
       });
       return "error";
     } finally {
-      deliveries.emit({ kind: "run-finished", ...runEvent });
-      deliveries.recordDurationMs("baton.handler.duration", config.clock.now() - startedAtMs, {});
+      if (runEvent) deliveries.emit({ kind: "run-finished", ...runEvent });
+      if (timed) {
+        deliveries.recordDurationMs("baton.handler.duration", config.clock.now() - startedAtMs, {});
+      }
     }
   };
   const context: StrategyContext = {
@@ -118,6 +126,7 @@ export function wireStrategy<TThread, TChannel>(
       }
     },
   };
-  const strategy = createStrategy(context, holders);
-  return { strategy, holders, deliveries, sweeper: new Sweeper(context, strategy, holders) };
+  const strategy = passHolderThrough(context, createStrategy(context, holders));
+  const sweeper = new Sweeper(context, strategy, holders, sweepHolds);
+  return { strategy, holders, deliveries, sweeper };
 }

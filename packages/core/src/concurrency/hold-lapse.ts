@@ -1,0 +1,90 @@
+import type { Clock } from "../clock/clock.js";
+import type { Logger } from "../contracts/logger.js";
+import type { StateAdapter } from "../contracts/state.js";
+import {
+  HOLD_RECORD_GRACE_MS,
+  type HoldLapsedEvent,
+  type HoldLapsedHandler,
+  type HoldRecord,
+  holdEndedKey,
+  indexedHolds,
+  readHoldRecord,
+} from "./hold-records.js";
+
+/** What noticing lapses needs. */
+export interface HoldLapseDeps {
+  readonly state: StateAdapter;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The handlers of `chat.onHoldLapsed`, read at each notice. */
+  readonly handlers: readonly HoldLapsedHandler[];
+}
+
+/**
+ * Claims the end of a hold: true for exactly one caller per hold, across instances — the
+ * releaser (`how: "released"`) or the first instance to notice the lapse (`"lapsed"`).
+ */
+export function claimHoldEnd(
+  state: StateAdapter,
+  key: string,
+  fence: number,
+  how: "released" | "lapsed",
+): Promise<boolean> {
+  return state.setIfNotExists(holdEndedKey(key, fence), how, HOLD_RECORD_GRACE_MS);
+}
+
+/** Gives the end claim back, so another instance (one with handlers) can notice the lapse. */
+export function unclaimHoldEnd(state: StateAdapter, key: string, fence: number): Promise<void> {
+  return state.delete(holdEndedKey(key, fence));
+}
+
+/**
+ * One lapse sweep: every indexed hold past its expiry whose lock no longer carries its fence,
+ * and whose end nobody claimed, is claimed here and its handlers run (awaited, so a sweep's
+ * notices come before the queue drains that follow it). Without handlers nothing is claimed:
+ * an instance that cannot act leaves the lapse to one that can. Never rejects.
+ */
+export async function sweepLapsedHolds(deps: HoldLapseDeps): Promise<void> {
+  if (deps.handlers.length === 0) return;
+  let holds: Array<{ key: string; fence: number }>;
+  try {
+    holds = await indexedHolds(deps.state);
+  } catch (error) {
+    deps.logger.warn("sweep for lapsed holds failed", { error });
+    return;
+  }
+  for (const { key, fence } of holds) {
+    try {
+      const record = await readHoldRecord(deps.state, key, fence);
+      if (!record || deps.clock.now() < record.expiresAt) continue;
+      if ((await deps.state.inspectLock(key))?.fence === fence) continue;
+      if (!(await claimHoldEnd(deps.state, key, fence, "lapsed"))) continue;
+      await emitHoldLapsed(deps, record);
+    } catch (error) {
+      deps.logger.warn("checking a hold for a lapse failed; the next sweep retries", {
+        key,
+        fence,
+        error,
+      });
+    }
+  }
+}
+
+/** Runs every lapse handler for `record`; a failing handler is logged and does not stop others. */
+export async function emitHoldLapsed(deps: HoldLapseDeps, record: HoldRecord): Promise<void> {
+  const event: HoldLapsedEvent = {
+    threadId: record.threadId,
+    key: record.key,
+    fence: record.fence,
+    expiredAt: record.expiresAt,
+    ...(record.owner === undefined ? {} : { owner: record.owner }),
+  };
+  deps.logger.info("hold-lapsed", { key: record.key, fence: record.fence });
+  for (const handler of deps.handlers) {
+    try {
+      await handler(event);
+    } catch (error) {
+      deps.logger.error("an onHoldLapsed handler failed", { key: record.key, error });
+    }
+  }
+}
