@@ -40,11 +40,10 @@ interface ExtendFailure {
  * A keeper serves one lock acquisition and is not restarted after `stop()`.
  */
 export class LeaseKeeper {
-  /** Aborts, with a `LockLostError` as its reason, when ownership is lost. Never on `stop()`. */
-  readonly signal: AbortSignal;
-
   private readonly options: ResolvedLeaseKeeperOptions;
-  private readonly controller = new AbortController();
+  /** Made on first read of `signal`: most runs end without anyone asking for it. */
+  private controller: AbortController | undefined;
+  private lossError: LockLostError | undefined;
   private readonly stepName: string;
   private heldUntilMs: number;
   private started = false;
@@ -53,6 +52,11 @@ export class LeaseKeeper {
   /** True once the current run outlived `maxLockLifetimeMs`; `beginRun()` clears it. */
   private lifetimeExceeded = false;
   private lastSentAtMs = 0;
+  /** When the current run's lifetime clock started (`start()` or the last `beginRun()`). */
+  private lifetimeStartedAtMs = 0;
+  /** True once the renewal, lease-end and lifetime timers run; until then one checkpoint does. */
+  private armed = false;
+  private checkpointTimer: ClockTimer | undefined;
   private lastFailure: ExtendFailure | undefined;
   /** The pending extend, already guarded against rejection; stop() awaits it. */
   private inFlight: Promise<void> | undefined;
@@ -64,9 +68,22 @@ export class LeaseKeeper {
   /** Validates the options (a `ValidationError` lists every bad duration); starts nothing. */
   constructor(options: LeaseKeeperOptions) {
     this.options = resolveLeaseKeeperOptions(options);
-    this.signal = this.controller.signal;
     this.heldUntilMs = this.options.lock.expiresAt;
     this.stepName = `renew ${lockNoun(this.options.lock.key)}`;
+  }
+
+  /** The `LockLostError` of the loss, once ownership is lost; `undefined` before. */
+  get lostWith(): LockLostError | undefined {
+    return this.lossError;
+  }
+
+  /** Aborts, with a `LockLostError` as its reason, when ownership is lost. Never on `stop()`. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.lossError) this.controller.abort(this.lossError);
+    }
+    return this.controller.signal;
   }
 
   /**
@@ -93,6 +110,35 @@ export class LeaseKeeper {
     // The acquire is the "previous extend": when start() comes late, the lease has already been
     // running and the first renewal is due sooner (at once if a third of the TTL has passed).
     this.lastSentAtMs = Math.min(nowMs, this.options.lock.expiresAt - this.options.lockTtlMs);
+    this.lifetimeStartedAtMs = nowMs;
+    this.armCheckpoint();
+  }
+
+  /**
+   * Most handlers finish long before the first renewal is due, so until then a single timer
+   * stands in for the three (renewal, lease end, lifetime): it fires at the earliest of their
+   * deadlines and arms them. Nothing can be due before it, so no deadline is observed later.
+   */
+  private armCheckpoint(): void {
+    const { clock, renewIntervalMs, maxLockLifetimeMs } = this.options;
+    const dueMs = Math.min(
+      this.lastSentAtMs + renewIntervalMs,
+      this.lifetimeStartedAtMs + maxLockLifetimeMs,
+      this.heldUntilMs,
+    );
+    const delayMs = dueMs - clock.now();
+    if (delayMs <= 0) {
+      this.armAll();
+      return;
+    }
+    this.checkpointTimer = clock.setTimeout(() => {
+      this.checkpointTimer = undefined;
+      if (this.running) this.armAll();
+    }, delayMs);
+  }
+
+  private armAll(): void {
+    this.armed = true;
     this.startLifetime();
     this.watchLeaseEnd();
     this.scheduleRenewal();
@@ -105,6 +151,9 @@ export class LeaseKeeper {
    */
   beginRun(): void {
     if (!this.running) return;
+    this.lifetimeStartedAtMs = this.options.clock.now();
+    // Before the checkpoint fired, it re-arms the lifetime from this start when it does.
+    if (!this.armed) return;
     this.startLifetime();
     if (this.lifetimeExceeded) {
       this.lifetimeExceeded = false;
@@ -131,10 +180,14 @@ export class LeaseKeeper {
 
   private startLifetime(): void {
     this.clearTimer("lifetimeTimer");
-    this.lifetimeTimer = this.options.clock.setTimeout(() => {
-      this.lifetimeTimer = undefined;
-      this.onLifetimeExceeded();
-    }, this.options.maxLockLifetimeMs);
+    const { clock, maxLockLifetimeMs } = this.options;
+    this.lifetimeTimer = clock.setTimeout(
+      () => {
+        this.lifetimeTimer = undefined;
+        this.onLifetimeExceeded();
+      },
+      this.lifetimeStartedAtMs + maxLockLifetimeMs - clock.now(),
+    );
   }
 
   /** Plans the next extend; nothing while one is in flight (its settling plans the next). */
@@ -242,7 +295,8 @@ export class LeaseKeeper {
       ...(cause === undefined ? {} : { cause }),
     });
     this.log("warn", error.message);
-    this.controller.abort(error);
+    this.lossError = error;
+    this.controller?.abort(error);
     try {
       onLost?.(error);
     } catch (thrown) {
@@ -273,9 +327,12 @@ export class LeaseKeeper {
     this.clearTimer("renewTimer");
     this.clearTimer("leaseEndTimer");
     this.clearTimer("lifetimeTimer");
+    this.clearTimer("checkpointTimer");
   }
 
-  private clearTimer(name: "renewTimer" | "leaseEndTimer" | "lifetimeTimer"): void {
+  private clearTimer(
+    name: "renewTimer" | "leaseEndTimer" | "lifetimeTimer" | "checkpointTimer",
+  ): void {
     const timer = this[name];
     if (timer !== undefined) this.options.clock.clearTimeout(timer);
     this[name] = undefined;

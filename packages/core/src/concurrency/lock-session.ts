@@ -1,4 +1,5 @@
 import type { Lock } from "../contracts/state.js";
+import type { LockLostError } from "../errors/index.js";
 import { LeaseKeeper } from "./lease-keeper.js";
 import type { LocalHolders } from "./local-holders.js";
 import type { StrategyContext } from "./strategy.js";
@@ -10,6 +11,8 @@ import type { StrategyContext } from "./strategy.js";
 export class LockSession {
   private released = false;
   private adoptedByHold = false;
+  /** The runs' shared signal, made on first read: a run nobody asks about never pays for it. */
+  private runController: AbortController | undefined;
 
   private constructor(
     private readonly context: StrategyContext,
@@ -37,6 +40,7 @@ export class LockSession {
       ...acquired,
       expiresAt: Math.min(acquired.expiresAt, sentAtMs + settings.lockTtlMs),
     };
+    let session: LockSession | undefined;
     const keeper = new LeaseKeeper({
       state: context.state,
       lock,
@@ -45,10 +49,12 @@ export class LockSession {
       extendTimeoutMs: settings.extendTimeoutMs,
       maxLockLifetimeMs: settings.maxLockLifetimeMs,
       logger: context.logger,
+      onLost: (error) => session?.onLost(error),
     });
+    session = new LockSession(context, holders, lock, keeper);
     holders.add(lockKey, lock.fence);
     keeper.start();
-    return new LockSession(context, holders, lock, keeper);
+    return session;
   }
 
   /** True while the lease is held and the runtime is not shutting down. */
@@ -66,9 +72,32 @@ export class LockSession {
     return this.keeper.held;
   }
 
-  /** The signal for a handler run: aborts on lease loss or shutdown. */
+  /**
+   * The signal for the handler runs of this session: aborts on lease loss (with the keeper's
+   * `LockLostError`) or shutdown (with its reason), whichever comes first. One per session,
+   * made on first read; listening on the shutdown signal ends with the session.
+   */
   get runSignal(): AbortSignal {
-    return AbortSignal.any([this.keeper.signal, this.context.shutdownSignal]);
+    if (this.runController) return this.runController.signal;
+    const controller = new AbortController();
+    this.runController = controller;
+    const shutdown = this.context.shutdownSignal;
+    if (this.keeper.lostWith) controller.abort(this.keeper.lostWith);
+    else if (shutdown.aborted) controller.abort(shutdown.reason);
+    else {
+      const onShutdown = () => controller.abort(shutdown.reason);
+      shutdown.addEventListener("abort", onShutdown, { once: true });
+      this.stopListening = () => shutdown.removeEventListener("abort", onShutdown);
+    }
+    return controller.signal;
+  }
+
+  private stopListening: (() => void) | undefined;
+
+  /** Passed to the keeper: a loss aborts the run signal, if anyone asked for it. */
+  private onLost(error: LockLostError): void {
+    this.runController?.abort(error);
+    this.stopListening?.();
   }
 
   /** Starts the lifetime clock of the next handler run (`maxLockLifetimeMs` is per run). */
@@ -87,6 +116,7 @@ export class LockSession {
     if (this.released) return null;
     this.released = true;
     this.adoptedByHold = true;
+    // The run goes on under the hold: its signal must still follow shutdown.
     await this.keeper.stop();
     this.holders.delete(this.lock.key, this.lock.fence);
     return this.keeper.held ? this.lock : null;
@@ -100,6 +130,7 @@ export class LockSession {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
+    this.stopListening?.();
     await this.keeper.stop();
     try {
       // Token-checked, so safe even when the keeper believes the lease lost: a timed-out extend

@@ -33,6 +33,19 @@ export class DeliveryRegistry {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * True when an observer listens to dispatch events: callers skip building events (and their
+   * timestamps) nobody reads.
+   */
+  get observesEvents(): boolean {
+    return this.observer?.onDispatchEvent !== undefined;
+  }
+
+  /** True when an observer records durations. */
+  get recordsDurations(): boolean {
+    return this.observer?.recordDurationMs !== undefined;
+  }
+
   /** Reports one step of a delivery to the observer's event stream; never throws. */
   emit(event: Omit<DispatchEvent, "atMs">): void {
     if (!this.observer?.onDispatchEvent) return;
@@ -43,6 +56,7 @@ export class DeliveryRegistry {
 
   /** Opens the span of a delivery that has not been accepted yet (before dedupe). */
   startSpan(adapter: string, tenant?: string): DispatchSpan | undefined {
+    if (!this.observer?.startDispatch) return undefined;
     const attributes: DispatchAttributes = { adapter, ...this.attributes };
     if (tenant !== undefined) attributes.tenant = tenant;
     const span = this.safely("startDispatch", () => this.observer?.startDispatch?.(attributes));
@@ -51,6 +65,7 @@ export class DeliveryRegistry {
 
   /** Adds the route a delivery took to its span. */
   noteRoute(key: string, route: string): void {
+    if (!this.observer?.startDispatch) return;
     const span = this.pending.get(key)?.span;
     this.safely("setAttributes", () => span?.setAttributes({ route }));
   }
@@ -62,6 +77,7 @@ export class DeliveryRegistry {
 
   /** Ends a span whose delivery never reached a strategy (ignored, duplicate, error). */
   endSpan(span: DispatchSpan | undefined, outcome: DispatchOutcome, reason?: string): void {
+    if (!span) return;
     this.safely("end span", () => span?.end(outcome, reason));
   }
 
@@ -72,7 +88,7 @@ export class DeliveryRegistry {
     span: DispatchSpan | undefined,
     signal?: AbortSignal,
   ): Promise<DeliveryResult> {
-    this.emit({ kind: "accepted", deliveryKey: key, lockKey });
+    if (this.observesEvents) this.emit({ kind: "accepted", deliveryKey: key, lockKey });
     return new Promise((resolve) => this.pending.set(key, { lockKey, span, signal, resolve }));
   }
 
@@ -84,13 +100,15 @@ export class DeliveryRegistry {
   settle(key: string, disposition: DeliveryDisposition, reason?: string): void {
     const entry = this.pending.get(key);
     this.count(key, disposition);
-    this.emit({
-      kind: "settled",
-      deliveryKey: key,
-      outcome: disposition,
-      ...(entry ? { lockKey: entry.lockKey } : {}),
-      ...(reason === undefined ? {} : { reason }),
-    });
+    if (this.observesEvents) {
+      this.emit({
+        kind: "settled",
+        deliveryKey: key,
+        outcome: disposition,
+        ...(entry ? { lockKey: entry.lockKey } : {}),
+        ...(reason === undefined ? {} : { reason }),
+      });
+    }
     if (!entry) {
       this.logger.debug("delivery settled", { deliveryKey: key, outcome: disposition, reason });
       return;
@@ -126,6 +144,7 @@ export class DeliveryRegistry {
   }
 
   private count(key: string, disposition: DeliveryDisposition): void {
+    if (!this.observer?.count) return;
     // A delivery key is `{adapter}:{messageId}`, so the adapter is known even for deliveries
     // accepted by another instance and drained here.
     const adapter = key.slice(0, Math.max(0, key.indexOf(":")));
@@ -144,6 +163,7 @@ export class DeliveryRegistry {
     durationMs: number,
     attributes: Partial<DispatchAttributes>,
   ): void {
+    if (!this.observer?.recordDurationMs) return;
     this.safely("recordDurationMs", () =>
       this.observer?.recordDurationMs?.(name, durationMs, { ...this.attributes, ...attributes }),
     );
