@@ -53,6 +53,17 @@ export class TeamsApi {
     );
   }
 
+  /**
+   * Posts an activity only `recipient` sees (Teams' targeted messages,
+   * `isTargetedActivity=true`): the SDK's `createTargeted`.
+   */
+  async sendTargeted(serviceUrl: string, conversationId: string, activity: TeamsOutboundActivity) {
+    const client = this.client(serviceUrl);
+    return this.withRetry("send a targeted activity", () =>
+      client.conversations.activities(conversationId).createTargeted(activity),
+    );
+  }
+
   /** Replaces a posted activity (`updateActivity`). */
   async update(
     serviceUrl: string,

@@ -4,6 +4,7 @@ import {
   type ChatHost,
   ConfigError,
   defineCapabilities,
+  type EphemeralMessage,
   type FetchMessagesResult,
   type JsonValue,
   type Logger,
@@ -73,6 +74,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     deleteMessage: true,
     typing: true,
     openDM: true,
+    ephemeral: true,
   });
   /** The connector serves no history to bots without Graph permissions: the core keeps it. */
   readonly persistThreadHistory = true;
@@ -190,6 +192,26 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       activityForPost(message, this.converter),
     );
     return { id: sent.id, threadId, raw: sent };
+  }
+
+  /**
+   * A message only `userId` sees: a targeted activity in channels and group chats; in a personal
+   * chat, where only that user is present anyway, a normal post (upstream's rule).
+   */
+  async postEphemeral(
+    threadId: string,
+    userId: string,
+    message: AdapterPostableMessage,
+  ): Promise<EphemeralMessage> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    const activity = activityForPost(message, this.converter);
+    if (isTeamsDM(threadId)) {
+      const sent = await this.api.send(serviceUrl, conversationId, activity);
+      return { id: sent.id, threadId, usedFallback: false, raw: sent };
+    }
+    const targeted = { ...activity, recipient: { id: userId } } as typeof activity;
+    const sent = await this.api.sendTargeted(serviceUrl, conversationId, targeted);
+    return { id: sent.id, threadId, usedFallback: false, raw: sent };
   }
 
   async editMessage(

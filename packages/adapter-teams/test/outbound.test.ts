@@ -31,6 +31,46 @@ describe("postMessage", () => {
   });
 });
 
+describe("postEphemeral", () => {
+  it("should send a targeted text message to the requested user", async () => {
+    const { h, threadId } = await withThread();
+    const result = await h.adapter.postEphemeral(threadId, USER.id, "only for you");
+    const [call] = h.fake.callsTo("activities.create");
+    expect(call?.targeted).toBe(true);
+    expect(call?.body).toMatchObject({ text: "only for you", recipient: { id: USER.id } });
+    expect(result).toMatchObject({ threadId, usedFallback: false });
+    expect(result.id).not.toBe("");
+  });
+
+  it("should send targeted adaptive cards", async () => {
+    const { h, threadId } = await withThread();
+    await h.adapter.postEphemeral(threadId, USER.id, Card({ title: "Just you" }));
+    const [call] = h.fake.callsTo("activities.create");
+    expect(call?.targeted).toBe(true);
+    expect(call?.body).toMatchObject({
+      recipient: { id: USER.id },
+      attachments: [{ contentType: "application/vnd.microsoft.card.adaptive" }],
+    });
+  });
+
+  it("should handle targeted send failure by calling handleTeamsError", async () => {
+    const { h, threadId } = await withThread();
+    h.fake.failNext("activities.create", { status: 403, code: "Forbidden" });
+    await expect(h.adapter.postEphemeral(threadId, USER.id, "x")).rejects.toMatchObject({
+      status: 403,
+      connectorCode: "Forbidden",
+    });
+  });
+
+  it("falls back to a normal post in a 1:1 chat instead of a targeted send", async () => {
+    const { h, threadId } = await withThread("a:personal-1");
+    await h.adapter.postEphemeral(threadId, USER.id, "hi");
+    const [call] = h.fake.callsTo("activities.create");
+    expect(call?.targeted).toBeUndefined();
+    expect(call?.body?.recipient).toBeUndefined();
+  });
+});
+
 describe("editMessage", () => {
   it("should call api.conversations.activities.update", async () => {
     const { h, threadId } = await withThread();
@@ -63,24 +103,42 @@ describe("reactions", () => {
     expect(h.fake.calls[0]?.method).toBe("PUT");
   });
 
-  const mapped: Array<[string, string]> = [
-    ["check", "2705_whiteheavycheckmark"],
-    ["eyes", "1f440_eyes"],
-    ["pin", "1f4cc_pushpin"],
-    ["rocket", "launch"],
-    ["thinking", "think"],
-    ["thumbs_up", "like"],
-    ["x", "274c_crossmark"],
-  ];
-  for (const [emoji, teamsId] of mapped) {
-    it(`should map ${emoji} to the Teams reaction ID ${teamsId}`, async () => {
-      const { h, threadId } = await withThread();
-      await h.adapter.addReaction(threadId, "msg-1", emoji);
-      const [call] = h.fake.callsTo("reactions.add");
-      expect(call?.activityId).toBe("msg-1");
-      expect(h.fake.reactionOf(call)).toBe(teamsId);
-    });
+  /** Adds `emoji` through the adapter and answers the reaction id the connector received. */
+  async function sentReaction(emoji: string) {
+    const { h, threadId } = await withThread();
+    await h.adapter.addReaction(threadId, "msg-1", emoji);
+    const [call] = h.fake.callsTo("reactions.add");
+    expect(call?.activityId).toBe("msg-1");
+    return h.fake.reactionOf(call);
   }
+
+  it("should map check to the Teams reaction ID 2705_whiteheavycheckmark", async () => {
+    expect(await sentReaction("check")).toBe("2705_whiteheavycheckmark");
+  });
+
+  it("should map eyes to the Teams reaction ID 1f440_eyes", async () => {
+    expect(await sentReaction("eyes")).toBe("1f440_eyes");
+  });
+
+  it("should map pin to the Teams reaction ID 1f4cc_pushpin", async () => {
+    expect(await sentReaction("pin")).toBe("1f4cc_pushpin");
+  });
+
+  it("should map rocket to the Teams reaction ID launch", async () => {
+    expect(await sentReaction("rocket")).toBe("launch");
+  });
+
+  it("should map thinking to the Teams reaction ID think", async () => {
+    expect(await sentReaction("thinking")).toBe("think");
+  });
+
+  it("should map thumbs_up to the Teams reaction ID like", async () => {
+    expect(await sentReaction("thumbs_up")).toBe("like");
+  });
+
+  it("should map x to the Teams reaction ID 274c_crossmark", async () => {
+    expect(await sentReaction("x")).toBe("274c_crossmark");
+  });
 
   it("should remove a reaction with the Teams conversation API", async () => {
     const { h, threadId } = await withThread();

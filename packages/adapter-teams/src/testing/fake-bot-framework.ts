@@ -21,6 +21,8 @@ export interface FakeTeamsCall {
   readonly token: string | undefined;
   /** The reaction id, for `reactions.*` routes. */
   readonly reaction?: string;
+  /** True for targeted activities (`isTargetedActivity=true`): only the recipient sees them. */
+  readonly targeted?: boolean;
 }
 
 /** The connector routes a failure can be injected into. */
@@ -176,7 +178,8 @@ export class FakeBotFramework {
       return this.token(response, new URLSearchParams(text));
     }
     if (path.startsWith("/connector/v3/conversations")) {
-      return this.connector(request, response, path, text);
+      const targeted = url.searchParams.get("isTargetedActivity") === "true";
+      return this.connector(request, response, path, text, targeted);
     }
     json(response, 404, connectorErrorBody({ status: 404, code: "NotFound" }));
   }
@@ -205,6 +208,7 @@ export class FakeBotFramework {
     response: ServerResponse,
     path: string,
     text: string,
+    targeted: boolean,
   ) {
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
     if (token === undefined || !this.issued.has(token)) {
@@ -238,16 +242,10 @@ export class FakeBotFramework {
     else if (method === "PUT" && activityId !== undefined) route = "activities.update";
     else if (method === "DELETE" && activityId !== undefined) route = "activities.delete";
     if (route === undefined) return json(response, 405, connectorErrorBody({ status: 400 }));
-    return this.record(
-      response,
-      route,
-      method,
-      conversationId,
-      activityId ?? member,
-      text,
-      token,
+    return this.record(response, route, method, conversationId, activityId ?? member, text, token, {
       reaction,
-    );
+      targeted,
+    });
   }
 
   private record(
@@ -258,7 +256,7 @@ export class FakeBotFramework {
     activityId: string | undefined,
     text: string,
     token: string,
-    reaction?: string,
+    extra: { reaction?: string | undefined; targeted?: boolean } = {},
   ): void {
     let body: Record<string, unknown> | undefined;
     try {
@@ -273,7 +271,8 @@ export class FakeBotFramework {
       activityId,
       body,
       token,
-      ...(reaction === undefined ? {} : { reaction }),
+      ...(extra.reaction === undefined ? {} : { reaction: extra.reaction }),
+      ...(extra.targeted === true ? { targeted: true } : {}),
     });
     const failure = this.failures.get(route)?.shift();
     if (failure !== undefined) {
