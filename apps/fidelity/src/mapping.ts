@@ -56,7 +56,10 @@ function slackMappings(): FileMapping[] {
     ["crypto.test.ts", []],
     ["format/boundary.test.ts", []],
     ["format/index.test.ts", ["format.test.ts"]],
-    ["index.test.ts", ["adapter.test.ts", "outbound.test.ts", ...webhook]],
+    [
+      "index.test.ts",
+      ["adapter.test.ts", "outbound.test.ts", "socket.test.ts", "stream.test.ts", ...webhook],
+    ],
     ["markdown.test.ts", ["format.test.ts"]],
     ["modals.test.ts", ["modals.test.ts"]],
     ["webhook/boundary.test.ts", []],

@@ -145,6 +145,12 @@ export function resolveSlackOptions(
   }
   const apiUrl = pick(config.apiUrl, env.SLACK_API_URL);
   checkUrl(problems, apiUrl);
+  if (mode === "socket" && (config.clientId !== undefined || config.clientSecret !== undefined)) {
+    // One socket connection serves one app install; multi-workspace installs need the webhook.
+    problems.push(
+      'clientId and clientSecret (multi-workspace installs) cannot be used with mode "socket"',
+    );
+  }
   if ((config.clientId === undefined) !== (config.clientSecret === undefined)) {
     problems.push("clientId and clientSecret must be given together");
   }

@@ -138,7 +138,23 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     this.team = typeof auth.team_id === "string" ? auth.team_id : "";
   }
 
-  handleWebhook(request: Request, options?: WebhookOptions): Promise<Response> {
+  /** True when the adapter receives events over Socket Mode instead of webhooks. */
+  get isSocketMode(): boolean {
+    return this.options.mode === "socket";
+  }
+
+  /** The Events API webhook; in socket mode it answers 405 (events arrive over the socket). */
+  async handleWebhook(request: Request, options?: WebhookOptions): Promise<Response> {
+    if (this.isSocketMode) {
+      return new Response(
+        JSON.stringify({
+          ok: false,
+          code: "METHOD_NOT_ALLOWED",
+          error: "the adapter runs in socket mode",
+        }),
+        { status: 405, headers: { "content-type": "application/json" } },
+      );
+    }
     return handleSlackWebhook(this.webhookTarget(), request, options);
   }
 

@@ -207,11 +207,6 @@ export const SLACK_DIVERGENCES = [
       describe: ["reverse user lookup", "incoming author email"],
       reason: USER_NAMES,
     },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "user_change event"],
-      reason: USER_CHANGE,
-    },
     { kind: "deferred", describe: ["W-prefixed enterprise user IDs"], reason: USER_NAMES },
     {
       kind: "deferred",
@@ -302,11 +297,11 @@ export const SLACK_DIVERGENCES = [
     { kind: "deferred", describe: ["deleteMessage via response_url"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["fetchThread"], reason: FETCH_THREAD },
     { kind: "deferred", describe: ["publishHomeView"], reason: HOME_TAB },
-    { kind: "deferred", describe: ["socket mode - factory validation"], reason: SOCKET_MODE },
-    { kind: "deferred", describe: ["socket mode - handleWebhook"], reason: SOCKET_MODE },
-    { kind: "deferred", describe: ["socket mode - initialize"], reason: SOCKET_MODE },
-    { kind: "deferred", describe: ["socket mode - routeSocketEvent"], reason: SOCKET_MODE },
-    { kind: "deferred", describe: ["socket mode - disconnect"], reason: SOCKET_MODE },
+    {
+      kind: "deferred",
+      describe: ["reverse user lookup", "user_change event"],
+      reason: USER_CHANGE,
+    },
     { kind: "deferred", describe: ["socket mode forwarding - handleWebhook"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["startSocketModeListener"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["routeSocketEvent with options"], reason: SOCKET_MODE },
@@ -317,7 +312,7 @@ export const SLACK_DIVERGENCES = [
     },
     {
       kind: "deferred",
-      titles: ["dedupes retried socket deliveries by event_id"],
+      titles: ["logs unhandled event types", "dedupes retried socket deliveries by event_id"],
       reason: SOCKET_MODE,
     },
     { kind: "deferred", describe: ["stream with empty threadTs"], reason: NATIVE_STREAMING },
