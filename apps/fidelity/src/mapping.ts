@@ -22,6 +22,37 @@ export interface BatonPart {
 /** State conformance cases (`defineCases`), run by every backend against its real store. */
 const CONFORMANCE_CASES = "packages/conformance/src/cases/**/*.ts";
 
+/** Upstream's adapter-teams test files, each ported by the Baton test file of the same concern. */
+function teamsMappings(): FileMapping[] {
+  const index = ["adapter.test.ts", "outbound.test.ts", "webhook.test.ts", "security.test.ts"];
+  const pairs: Array<[string, string[]]> = [
+    ["api/boundary.test.ts", ["boundary.test.ts"]],
+    ["api/index.test.ts", ["api.test.ts"]],
+    ["attachments.test.ts", []],
+    ["cards-primitives/boundary.test.ts", ["boundary.test.ts"]],
+    ["cards-primitives/index.test.ts", ["cards.test.ts"]],
+    ["cards.test.ts", ["cards.test.ts"]],
+    ["config.test.ts", ["config.test.ts"]],
+    ["errors.test.ts", ["errors.test.ts"]],
+    ["format/boundary.test.ts", ["boundary.test.ts"]],
+    ["format/index.test.ts", ["markdown.test.ts"]],
+    ["graph-api.test.ts", []],
+    ["graph/boundary.test.ts", []],
+    ["graph/index.test.ts", []],
+    ["index.test.ts", index],
+    ["markdown.test.ts", ["markdown.test.ts"]],
+    ["modals-primitives/boundary.test.ts", ["boundary.test.ts"]],
+    ["modals-primitives/index.test.ts", ["modals.test.ts"]],
+    ["modals.test.ts", ["modals.test.ts"]],
+    ["webhook/boundary.test.ts", ["boundary.test.ts"]],
+    ["webhook/index.test.ts", ["webhook.test.ts", "security.test.ts"]],
+  ];
+  return pairs.map(([upstream, baton]) => ({
+    upstream: `packages/adapter-teams/src/${upstream}`,
+    baton: baton.map((file) => `packages/adapter-teams/test/${file}`),
+  }));
+}
+
 /** Upstream's adapter-twilio test files, each ported by the Baton test file of the same concern. */
 function twilioMappings(): FileMapping[] {
   const pairs: Array<[string, string[]]> = [
@@ -75,7 +106,16 @@ function slackMappings(): FileMapping[] {
 function telegramMappings(): FileMapping[] {
   const pairs: Array<[string, string[]]> = [
     ["cards.test.ts", ["cards.test.ts"]],
-    ["index.test.ts", ["config.test.ts", "inbound.test.ts", "outbound.test.ts", "polling.test.ts"]],
+    [
+      "index.test.ts",
+      [
+        "config.test.ts",
+        "content.test.ts",
+        "inbound.test.ts",
+        "outbound.test.ts",
+        "polling.test.ts",
+      ],
+    ],
     ["markdown.test.ts", ["markdown.test.ts"]],
     ["rich.test.ts", []],
   ];
@@ -229,6 +269,8 @@ export const FILE_MAPPINGS: readonly FileMapping[] = [
   ...telegramMappings(),
   // adapter-slack
   ...slackMappings(),
+  // adapter-teams
+  ...teamsMappings(),
   {
     upstream: "packages/state-memory/src/index.test.ts",
     baton: [CONFORMANCE_CASES, "packages/state-memory/test/**/*.test.ts"],

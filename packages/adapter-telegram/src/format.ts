@@ -102,13 +102,16 @@ const MARKDOWN_V2_RENDERERS: NodeRenderers = {
   imageReference: (node) => escapeMarkdownV2(node.alt ?? ""),
   footnoteReference: (node) => escapeMarkdownV2(`[${node.identifier}]`),
   thematicBreak: () => "———",
-  blockquote: (node, context) =>
-    node.children
-      .map((child) => context.render(child))
-      .join("\n")
+  blockquote: (node, context) => {
+    const inner = node.children.map((child) => context.render(child)).join("\n");
+    // A quote starts at a line start and does not nest: one inside another block (a list item,
+    // a quote) keeps its text without the marks.
+    if (context.ancestors.some((ancestor) => ancestor.type !== "root")) return inner;
+    return inner
       .split("\n")
       .map((line) => `>${line}`)
-      .join("\n"),
+      .join("\n");
+  },
   list: (node, context) => {
     const depth = context.ancestors.filter((ancestor) => ancestor.type === "list").length;
     const indent = "  ".repeat(depth);

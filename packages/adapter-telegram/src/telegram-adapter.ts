@@ -2,6 +2,7 @@ import {
   type Adapter,
   type AdapterPostableMessage,
   type Attachment,
+  type ChannelInfo,
   type ChatHost,
   ConfigError,
   defaultEmojiResolver,
@@ -12,10 +13,12 @@ import {
   NotSupportedError,
   type RawMessage,
   silentLogger,
+  type ThreadInfo,
   type UserInfo,
   type WebhookOptions,
 } from "@baton/core";
 import { TelegramApi } from "./api.js";
+import { TelegramCallbackStore } from "./callback-store.js";
 import {
   decodeTelegramCallbackData,
   encodeTelegramCallbackData,
@@ -23,6 +26,8 @@ import {
   STORED_CALLBACK_PREFIX,
   type TelegramCallbackPayload,
 } from "./cards.js";
+import { fetchTelegramChannelInfo, fetchTelegramThread, getTelegramUser } from "./chat-info.js";
+import { editTelegramMessage, replyTelegramMessage } from "./edit.js";
 import { TelegramApiError } from "./errors.js";
 import type { TelegramChatMemberEvent, TelegramEventHandler } from "./events.js";
 import { messageFromTelegram, type TelegramBotIdentity } from "./message.js";
@@ -33,7 +38,6 @@ import {
   chatParams,
   renderTelegramPost,
   sendTelegramPost,
-  sendWithFallback,
   type TelegramSentMessage,
 } from "./post.js";
 import {
@@ -60,9 +64,6 @@ export function isServerlessRuntime(env: Record<string, string | undefined>): bo
     (name) => (env[name] ?? "") !== "",
   );
 }
-
-/** How long a button payload too long for `callback_data` is kept in the State. */
-const STORED_CALLBACK_TTL_MS = 30 * 24 * 60 * 60 * 1_000;
 
 /**
  * Telegram through the Bot API (upstream `@chat-adapter/telegram`'s shape), on telegraf's
@@ -95,6 +96,9 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   private me: Promise<{ id: number; username?: string }> | undefined;
   private readonly memberHandlers: TelegramEventHandler<TelegramChatMemberEvent>[] = [];
   private knownUserName: string | undefined;
+  private readonly callbacks = new TelegramCallbackStore(() =>
+    this.chatHost("post or read buttons with long payloads").getState(),
+  );
 
   constructor(readonly options: ResolvedTelegramOptions) {
     this.knownUserName = options.userName;
@@ -258,66 +262,32 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
     messageId: string,
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
-    const data = decodeTelegramThreadId(threadId);
-    const rendered = renderTelegramPost(message, this.callbackEncoder());
-    await this.storeCallbacks();
-    const [first, ...rest] = rendered.parts;
-    if (first === undefined || rendered.files.length + rendered.attachments.length > 0) {
-      return this.send(data, threadId, message);
-    }
-    const sent = await sendWithFallback(first, (text, parseMode) =>
-      this.api.call<TelegramSentMessage>("sendMessage", {
-        ...chatParams(data),
-        text,
-        ...(parseMode === undefined ? {} : { parse_mode: parseMode }),
-        reply_parameters: { message_id: telegramMessageIdOf(messageId) },
-        ...(rest.length === 0 && rendered.keyboard ? { reply_markup: rendered.keyboard } : {}),
-      }),
+    const rendered = renderTelegramPost(message, this.callbacks.encoder());
+    await this.callbacks.flush();
+    const sent = await replyTelegramMessage(
+      this.api,
+      decodeTelegramThreadId(threadId),
+      messageId,
+      rendered,
     );
-    if (rest.length > 0) {
-      await sendTelegramPost(this.api, data, { ...rendered, parts: rest });
-    }
     return this.raw(sent, threadId);
   }
 
+  /** Replaces a message's text (and buttons); longer than 4 096 characters, it is cut. */
   async editMessage(
     threadId: string,
     messageId: string,
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
-    const data = decodeTelegramThreadId(threadId);
-    // One message holds at most 4 096 characters: an edit cannot add messages, so it is cut.
-    const rendered = renderTelegramPost(message, this.callbackEncoder(), { split: false });
-    await this.storeCallbacks();
-    const part = rendered.parts[0];
-    if (part === undefined) {
-      throw new TelegramApiError("editMessageText", {
-        errorCode: 400,
-        description: "message text is empty",
-      });
-    }
-    const mode = part.parseMode === undefined ? "plain" : "MarkdownV2";
-    const text = truncateForTelegram(part.text, TELEGRAM_MESSAGE_LIMIT, mode);
-    try {
-      const edited = await sendWithFallback({ ...part, text }, (body, parseMode) =>
-        this.api.call<TelegramSentMessage | true>("editMessageText", {
-          chat_id: data.chatId,
-          message_id: telegramMessageIdOf(messageId),
-          text: body,
-          ...(parseMode === undefined ? {} : { parse_mode: parseMode }),
-          ...(rendered.keyboard ? { reply_markup: rendered.keyboard } : {}),
-        }),
-      );
-      if (edited === true) return { id: messageId, threadId };
-      return this.raw(edited, threadId);
-    } catch (error) {
-      // Editing to the same content is Telegram's 400 "message is not modified": the message
-      // already shows what was asked (a stream's last edit often repeats the previous one).
-      if (error instanceof TelegramApiError && /message is not modified/i.test(error.description)) {
-        return { id: messageId, threadId };
-      }
-      throw error;
-    }
+    const rendered = renderTelegramPost(message, this.callbacks.encoder(), { split: false });
+    await this.callbacks.flush();
+    const edited = await editTelegramMessage(
+      this.api,
+      decodeTelegramThreadId(threadId),
+      messageId,
+      rendered,
+    );
+    return edited === undefined ? { id: messageId, threadId } : this.raw(edited, threadId);
   }
 
   async deleteMessage(threadId: string, messageId: string): Promise<void> {
@@ -367,28 +337,18 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   }
 
   /** A user, by `getChat` on their private chat; `null` for groups, channels and unknown ids. */
-  async getUser(userId: string): Promise<UserInfo | null> {
-    if (!/^\d+$/.test(userId)) return null;
-    try {
-      const chat = await this.api.call<{
-        id: number;
-        type: string;
-        first_name?: string;
-        last_name?: string;
-        username?: string;
-      }>("getChat", { chat_id: userId });
-      if (chat.type !== "private") return null;
-      const fullName = [chat.first_name, chat.last_name].filter(Boolean).join(" ");
-      return {
-        userId: String(chat.id),
-        userName: chat.username ?? (fullName || String(chat.id)),
-        ...(fullName === "" ? {} : { fullName }),
-        isBot: false,
-      };
-    } catch (error) {
-      this.logger().debug("telegram: getUser failed", { userId, error });
-      return null;
-    }
+  getUser(userId: string): Promise<UserInfo | null> {
+    return getTelegramUser(this.api, userId, this.logger());
+  }
+
+  /** A chat's name, member count and type, for `channel.fetchMetadata()`. */
+  fetchChannelInfo(channelId: string): Promise<ChannelInfo> {
+    return fetchTelegramChannelInfo(this.api, channelId);
+  }
+
+  /** A thread's chat name and topic, for `thread.fetchMetadata()`. */
+  fetchThread(threadId: string): Promise<ThreadInfo> {
+    return fetchTelegramThread(this.api, threadId);
   }
 
   /** `@username` where the bot has one for the user is unknown: a `tg://user` link names anyone. */
@@ -396,54 +356,9 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
     return `[user](tg://user?id=${userId})`;
   }
 
-  private pendingCallbacks = new Map<string, TelegramCallbackPayload>();
-
-  private callbackEncoder() {
-    return (actionId: string, value: string | undefined) => {
-      try {
-        return encodeTelegramCallbackData(actionId, value);
-      } catch {
-        const key = newStoredCallbackData();
-        this.pendingCallbacks.set(key, { actionId, value });
-        return key;
-      }
-    };
-  }
-
-  /** Keeps payloads too long for `callback_data` in the State, before the message shows them. */
-  private async storeCallbacks(): Promise<void> {
-    if (this.pendingCallbacks.size === 0) return;
-    const pending = [...this.pendingCallbacks];
-    this.pendingCallbacks.clear();
-    const state = this.chatHost("post a card with long button values").getState();
-    for (const [key, payload] of pending) {
-      await state.set(
-        `telegram:callback:${key}`,
-        { ...payload, value: payload.value ?? null },
-        STORED_CALLBACK_TTL_MS,
-      );
-    }
-  }
-
-  private async decodeCallback(data: string | undefined): Promise<TelegramCallbackPayload> {
-    if (data?.startsWith(STORED_CALLBACK_PREFIX)) {
-      const stored = (await this.chatHost("read a button")
-        .getState()
-        .get(`telegram:callback:${data}`)) as {
-        actionId?: string;
-        value?: string | null;
-      } | null;
-      if (stored?.actionId !== undefined) {
-        return { actionId: stored.actionId, value: stored.value ?? undefined };
-      }
-      this.logger().warn("telegram: a button's stored payload expired", { data });
-    }
-    return decodeTelegramCallbackData(data);
-  }
-
   private async send(data: TelegramThreadData, threadId: string, message: AdapterPostableMessage) {
-    const rendered = renderTelegramPost(message, this.callbackEncoder());
-    await this.storeCallbacks();
+    const rendered = renderTelegramPost(message, this.callbacks.encoder());
+    await this.callbacks.flush();
     const sent = await sendTelegramPost(this.api, data, rendered);
     const last = sent[sent.length - 1];
     if (last === undefined)
@@ -499,7 +414,10 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
       logger: () => this.logger(),
       identity: () => this.identity(),
       withFetcher: (attachment) => this.rehydrateAttachment(attachment),
-      decodeCallback: (data) => this.decodeCallback(data),
+      decodeCallback: (data) =>
+        this.callbacks.decode(data, (expired) => {
+          this.logger().warn("telegram: a button's stored payload expired", { data: expired });
+        }),
       answerCallback: async (queryId) => {
         await this.api.call("answerCallbackQuery", { callback_query_id: queryId });
       },

@@ -471,3 +471,85 @@ describe("sent messages", () => {
     expect(Message).toBeDefined();
   });
 });
+
+describe("button payloads longer than Telegram's 64 bytes", () => {
+  it("keeps them in the State behind a short key and runs the action with the full payload", async () => {
+    const h = await harness();
+    const actions: string[] = [];
+    h.chat.onAction((event) => {
+      actions.push(`${event.actionId}=${event.value}`);
+    });
+    const value = `order-${"x".repeat(120)}`;
+    await h.chat.thread(DM).post({
+      type: "card",
+      title: "Confirm",
+      children: [
+        {
+          type: "actions",
+          children: [{ type: "button", id: "confirm_order", label: "OK", value }],
+        },
+      ],
+    });
+    const markup = h.fake.calls("sendMessage")[0]?.params.reply_markup as {
+      inline_keyboard: { callback_data: string }[][];
+    };
+    const data = markup.inline_keyboard[0]?.[0]?.callback_data ?? "";
+    expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
+    expect(data.startsWith("chatk:")).toBe(true);
+    const message = h.updates.messageObject("Confirm");
+    await h.deliver(h.updates.callbackQuery(data, message));
+    await h.settle();
+    expect(actions).toEqual([`confirm_order=${value}`]);
+  });
+});
+
+describe("TelegramAdapter", () => {
+  it("fetches thread and channel metadata", async () => {
+    const h = await harness();
+    h.fake.addChat({
+      id: FORUM_CHAT.id,
+      type: "supergroup",
+      title: "Test Forum",
+      is_forum: true,
+      member_count: 12,
+    });
+    const channel = await h.adapter.fetchChannelInfo(`telegram:${FORUM_CHAT.id}`);
+    expect(channel).toMatchObject({
+      id: `telegram:${FORUM_CHAT.id}`,
+      name: "Test Forum",
+      isDM: false,
+      memberCount: 12,
+    });
+    const thread = await h.adapter.fetchThread(`telegram:${FORUM_CHAT.id}:42`);
+    expect(thread).toMatchObject({
+      id: `telegram:${FORUM_CHAT.id}:42`,
+      channelId: `telegram:${FORUM_CHAT.id}`,
+      channelName: "Test Forum",
+      isDM: false,
+      metadata: { messageThreadId: 42 },
+    });
+  });
+
+  it("returns undefined memberCount when getChatMemberCount fails", async () => {
+    const h = await harness();
+    h.fake.addChat({ id: 7527593, type: "private", first_name: "Test" });
+    h.fake.failNext("getChatMemberCount", {
+      error_code: 400,
+      description: "Bad Request: there are no administrators in the private chat",
+    });
+    const channel = await h.adapter.fetchChannelInfo("telegram:7527593");
+    expect(channel.memberCount).toBeUndefined();
+    expect(channel).toMatchObject({ name: "Test", isDM: true });
+  });
+
+  it("paginates cached messages", async () => {
+    const h = await harness();
+    h.chat.onDirectMessage(() => undefined);
+    for (const text of ["one", "two", "three"]) await h.deliver(h.updates.message(text));
+    const texts: string[] = [];
+    for await (const message of h.chat.thread(DM).messages) texts.push(message.text);
+    // Telegram has no history API: the Chat kept every accepted message (persistThreadHistory).
+    expect(texts).toEqual(["three", "two", "one"]);
+    await expect(h.adapter.fetchMessages()).rejects.toThrow(/not supported|history/i);
+  });
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Answer, fail, ok, readParams, send } from "./fake-telegram-http.js";
 import { checkMarkdownV2, checkTelegramHtml } from "./markdown-v2-check.js";
 
 /** One Bot API call the fake received. */
@@ -43,24 +44,6 @@ export interface FakeTelegramOptions {
 const MESSAGE_LIMIT = 4_096;
 const CAPTION_LIMIT = 1_024;
 const CALLBACK_DATA_LIMIT = 64;
-
-type Answer = { status: number; body: unknown };
-
-function ok(result: unknown): Answer {
-  return { status: 200, body: { ok: true, result } };
-}
-
-function fail(error_code: number, description: string, retry_after?: number): Answer {
-  return {
-    status: error_code,
-    body: {
-      ok: false,
-      error_code,
-      description,
-      ...(retry_after === undefined ? {} : { parameters: { retry_after } }),
-    },
-  };
-}
 
 /**
  * An offline Bot API on a local HTTP server: the methods the adapter calls, with Telegram's
@@ -244,6 +227,11 @@ export class FakeTelegram {
         const chat = this.chats.get(String(params.chat_id));
         return chat ? ok(chat) : fail(400, "Bad Request: chat not found");
       }
+      case "getChatMemberCount": {
+        const chat = this.chats.get(String(params.chat_id));
+        const count = chat?.member_count;
+        return typeof count === "number" ? ok(count) : fail(400, "Bad Request: chat not found");
+      }
       case "setWebhook":
         this.webhookUrl = String(params.url ?? "");
         return ok(true);
@@ -416,52 +404,6 @@ export class FakeTelegram {
       });
     }
     return ok(this.updates.slice(0, limit));
-  }
-}
-
-function send(response: ServerResponse, answer: Answer): void {
-  response
-    .writeHead(answer.status, { "content-type": "application/json" })
-    .end(JSON.stringify(answer.body));
-}
-
-async function readParams(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks);
-  const type = request.headers["content-type"] ?? "";
-  if (body.length === 0) return {};
-  if (type.startsWith("application/json"))
-    return JSON.parse(body.toString("utf8")) as Record<string, unknown>;
-  if (type.startsWith("multipart/form-data")) {
-    const form = await new Response(body, { headers: { "content-type": type } }).formData();
-    const params: Record<string, unknown> = {};
-    for (const [name, value] of form as unknown as Iterable<[string, string | File]>) {
-      params[name] =
-        typeof value === "string"
-          ? JSON_FIELDS.has(name)
-            ? safeJson(value)
-            : value
-          : { filename: value.name, size: value.size };
-    }
-    return params;
-  }
-  return Object.fromEntries(new URLSearchParams(body.toString("utf8")));
-}
-
-const JSON_FIELDS = new Set([
-  "reply_markup",
-  "reaction",
-  "allowed_updates",
-  "media",
-  "reply_parameters",
-]);
-
-function safeJson(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
   }
 }
 
