@@ -39,6 +39,15 @@ export {
   teamsHtmlToMarkdown,
   toTeamsMentions,
 } from "./format.js";
+export {
+  convertTeamsEmojiPlaceholders,
+  escapeTeamsText,
+  formatTeamsMention,
+  markdownToTeamsHtml,
+  stripTeamsTags,
+  teamsMentionToPlainText,
+  unescapeTeamsText,
+} from "./format-html.js";
 export { stripBotMention } from "./message.js";
 export {
   type ResolvedTeamsOptions,

@@ -84,8 +84,8 @@ function reactionTypes(value: unknown): string[] {
 export function parseTeamsActivity(body: unknown): TeamsActivity {
   const raw = record(body);
   if (raw === undefined) throw new TeamsActivityParseError("the body must be a JSON object");
-  const type = text(raw.type);
-  if (type === undefined || type === "") throw new TeamsActivityParseError("type is missing");
+  // A body without a type is still read (and classified unsupported), as upstream does.
+  const type = text(raw.type) || "unknown";
   const serviceUrl = text(raw.serviceUrl);
   if (serviceUrl === undefined || !/^https?:\/\//.test(serviceUrl)) {
     throw new TeamsActivityParseError("serviceUrl must be an http(s) URL");
@@ -135,7 +135,8 @@ export type TeamsActivityKind =
   | { readonly kind: "message" }
   | {
       readonly kind: "action";
-      readonly actionId: string;
+      /** Undefined for a card payload that names no action (a bare `msteams` messageBack). */
+      readonly actionId: string | undefined;
       readonly value: string | undefined;
       readonly invoke: boolean;
     }
@@ -144,7 +145,7 @@ export type TeamsActivityKind =
   | { readonly kind: "delete" }
   | { readonly kind: "conversationUpdate" }
   | { readonly kind: "installationUpdate" }
-  | { readonly kind: "unsupported" };
+  | { readonly kind: "unsupported"; readonly reason: string };
 
 function stringValue(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -158,8 +159,15 @@ function stringValue(value: unknown): string | undefined {
  */
 function cardAction(data: Record<string, unknown> | undefined, verb?: string) {
   const actionId = text(data?.actionId) ?? verb;
-  if (actionId === undefined || actionId === "") return undefined;
-  return { actionId, value: stringValue(data?.value) };
+  const named = actionId !== undefined && actionId !== "";
+  // Teams' own card payloads (`msteams: { type: "messageBack" }`) are card actions without an id.
+  if (!named && record(data?.msteams) === undefined) return undefined;
+  return { actionId: named ? actionId : undefined, value: stringValue(data?.value) };
+}
+
+function unsupported(activity: TeamsActivity): TeamsActivityKind {
+  const what = activity.type === "invoke" ? `invoke ${activity.name ?? "unknown"}` : activity.type;
+  return { kind: "unsupported", reason: `Unsupported Teams activity type: ${what}` };
 }
 
 /** Classifies an activity (upstream's routing): messages, card actions, reactions, edits… */
@@ -174,11 +182,14 @@ export function classifyTeamsActivity(activity: TeamsActivity): TeamsActivityKin
     }
     case "invoke": {
       if (activity.name === "adaptiveCard/action") {
-        const actionData = record(record(activity.value)?.action);
-        const found = cardAction(record(actionData?.data), text(actionData?.verb));
+        const value = record(activity.value);
+        const actionData = record(value?.action);
+        // Action.Execute sends { action: { verb, data } }; some clients put actionId on value.
+        const found =
+          cardAction(record(actionData?.data), text(actionData?.verb)) ?? cardAction(value);
         if (found !== undefined) return { kind: "action", ...found, invoke: true };
       }
-      return { kind: "unsupported" };
+      return unsupported(activity);
     }
     case "messageReaction":
       return { kind: "reaction" };
@@ -191,6 +202,6 @@ export function classifyTeamsActivity(activity: TeamsActivity): TeamsActivityKin
     case "installationUpdate":
       return { kind: "installationUpdate" };
     default:
-      return { kind: "unsupported" };
+      return unsupported(activity);
   }
 }

@@ -190,8 +190,13 @@ async function dispatch(
       return { status: 200 } as InvokeResponse;
     }
     case "action": {
+      const actionId = kind.actionId;
+      if (actionId === undefined) {
+        logger.debug("teams: a card payload without an action id was ignored", { threadId });
+        return kind.invoke ? INVOKE_ACK : ({ status: 200 } as InvokeResponse);
+      }
       const event = {
-        actionId: kind.actionId,
+        actionId,
         ...(kind.value === undefined ? {} : { value: kind.value }),
         user: authorOf(activity.from, appId),
         messageId: activity.replyToId ?? activity.id ?? "",

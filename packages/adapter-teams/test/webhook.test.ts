@@ -1,6 +1,13 @@
 import type { ActionEvent, Message, ReactionEvent } from "@baton/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { decodeTeamsThreadId, encodeTeamsThreadId } from "../src/index.js";
+import {
+  classifyTeamsActivity,
+  decodeTeamsThreadId,
+  encodeTeamsThreadId,
+  parseTeamsActivity,
+  stripBotMention,
+  TeamsActivityParseError,
+} from "../src/index.js";
 import {
   CHANNEL,
   GROUP_CHAT,
@@ -182,5 +189,121 @@ describe("inbound activities through the real entry point", () => {
     const h = await harnesses.open();
     const response = await h.deliver("{not json");
     expect(response.status).toBe(400);
+  });
+});
+
+const baseActivity = {
+  channelData: {
+    channel: { id: "channel-id" },
+    team: { id: "team-id" },
+    tenant: { id: "tenant-id" },
+  },
+  conversation: { id: "conversation-id" },
+  from: { aadObjectId: "aad-id", id: "user-id", name: "Ada" },
+  id: "activity-id",
+  serviceUrl: "https://smba.example/",
+};
+
+// Ported from upstream packages/adapter-teams/src/webhook/index.test.ts (titles verbatim), on
+// Baton's parser (`parseTeamsActivity` reads, `classifyTeamsActivity` routes).
+describe("Teams webhook primitives", () => {
+  const classify = (body: unknown) => classifyTeamsActivity(parseTeamsActivity(body));
+
+  it("classifies reaction and lifecycle activities", () => {
+    const reaction = parseTeamsActivity({
+      ...baseActivity,
+      action: "add",
+      replyToId: "message-id",
+      type: "messageReaction",
+    });
+    expect(classifyTeamsActivity(reaction)).toEqual({ kind: "reaction" });
+    expect(reaction).toMatchObject({ action: "add", replyToId: "message-id" });
+    expect(classify({ ...baseActivity, type: "conversationUpdate" })).toEqual({
+      kind: "conversationUpdate",
+    });
+    const install = parseTeamsActivity({
+      ...baseActivity,
+      action: "add",
+      type: "installationUpdate",
+    });
+    expect(classifyTeamsActivity(install)).toEqual({ kind: "installationUpdate" });
+    expect(install.action).toBe("add");
+  });
+
+  it("throws parse errors for invalid JSON", () => {
+    expect(() => parseTeamsActivity("{")).toThrow(TeamsActivityParseError);
+  });
+
+  it("rejects non-object JSON and non-string bodies", () => {
+    expect(() => parseTeamsActivity(null)).toThrow(TeamsActivityParseError);
+    expect(() => parseTeamsActivity(42)).toThrow(TeamsActivityParseError);
+  });
+
+  it("classifies Action.Submit messages and msteams payloads as card actions", () => {
+    expect(
+      classify({ ...baseActivity, type: "message", value: { actionId: "approve" } }),
+    ).toMatchObject({
+      actionId: "approve",
+      kind: "action",
+    });
+    expect(
+      classify({ ...baseActivity, type: "message", value: { msteams: { type: "messageBack" } } }),
+    ).toMatchObject({ actionId: undefined, kind: "action" });
+    expect(
+      classify({
+        ...baseActivity,
+        name: "adaptiveCard/action",
+        type: "invoke",
+        value: { actionId: "approve" },
+      }),
+    ).toMatchObject({ actionId: "approve", kind: "action", invoke: true });
+  });
+
+  it("marks unknown and unhandled activity types as unsupported", () => {
+    expect(classify({ ...baseActivity, type: "typing" })).toMatchObject({
+      kind: "unsupported",
+      reason: "Unsupported Teams activity type: typing",
+    });
+    expect(classify({ ...baseActivity, name: "signin/verifyState", type: "invoke" })).toMatchObject(
+      {
+        kind: "unsupported",
+      },
+    );
+    expect(classify({ ...baseActivity })).toMatchObject({
+      reason: "Unsupported Teams activity type: unknown",
+    });
+  });
+
+  it("extracts a user only when an id is present", () => {
+    expect(parseTeamsActivity({ ...baseActivity, from: { name: "Ada" } }).from).toBeUndefined();
+    expect(parseTeamsActivity({ ...baseActivity, from: { id: "user-id" } }).from).toEqual({
+      id: "user-id",
+    });
+  });
+
+  it("normalizes attachments and skips non-object entries", () => {
+    const attachment = {
+      content: { foo: 1 },
+      contentType: "application/json",
+      contentUrl: "https://example.com/file",
+      name: "file",
+    };
+    expect(
+      parseTeamsActivity({
+        ...baseActivity,
+        type: "message",
+        attachments: [null, "bad", attachment],
+      }).attachments,
+    ).toEqual([attachment]);
+  });
+
+  it("detects mentions by id suffix and ignores them without a botAppId", () => {
+    const activity = parseTeamsActivity({
+      ...baseActivity,
+      type: "message",
+      entities: [{ mentioned: { id: "28:bot-id" }, type: "mention" }],
+    });
+    expect(stripBotMention(activity, "bot-id").mentioned).toBe(true);
+    expect(stripBotMention(activity, "").mentioned).toBe(false);
   });
 });
