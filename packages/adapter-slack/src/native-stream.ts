@@ -10,7 +10,22 @@ export interface NativeStreamContext {
   readonly teamId: string;
   /** The least time between two `chat.appendStream` calls. */
   readonly appendIntervalMs: number;
+  /** True once Slack said this app or workspace cannot stream: every later stream declines. */
+  readonly nativeOff: () => boolean;
+  /** Records that Slack cannot stream here (a permanent refusal, not a transient one). */
+  readonly turnNativeOff: () => void;
 }
+
+/**
+ * Slack's answers to `chat.startStream` that will not change on a retry: the method does not
+ * exist for this app, workspace or channel type. Rate limits and server errors are transient.
+ */
+const PERMANENT_REFUSALS = new Set([
+  "unknown_method",
+  "method_not_supported_for_channel_type",
+  "not_allowed_token_type",
+  "feature_not_enabled",
+]);
 
 function textOf(chunk: string | StreamChunk): string {
   if (typeof chunk === "string") return chunk;
@@ -24,7 +39,9 @@ function textOf(chunk: string | StreamChunk): string {
  * `appendIntervalMs`), then `chat.stopStream` with the rest. Slack's streaming API takes markdown
  * (`markdown_text`), not mrkdwn. Resolves `null` without reading the stream — so the core streams
  * by post + edit instead — where Slack cannot stream: outside a thread (the top level of a DM or
- * channel), or when `chat.startStream` is refused.
+ * channel), or when `chat.startStream` is refused. A permanent refusal (the method is not
+ * available to this app) turns native streaming off for the adapter's lifetime; a transient one
+ * (rate limit, server error) only affects that stream.
  */
 export async function streamNatively(
   context: NativeStreamContext,
@@ -33,7 +50,7 @@ export async function streamNatively(
   options: StreamOptions = {},
 ): Promise<RawMessage | null> {
   const { channel, threadTs } = decodeSlackThreadId(threadId);
-  if (!threadTs) return null;
+  if (!threadTs || context.nativeOff()) return null;
   let started: SlackResponse;
   try {
     started = await context.api.call("chat.startStream", {
@@ -43,6 +60,8 @@ export async function streamNatively(
       ...(options.recipientUserId ? { recipient_user_id: options.recipientUserId } : {}),
     });
   } catch (error) {
+    const code = (error as { slackError?: unknown }).slackError;
+    if (typeof code === "string" && PERMANENT_REFUSALS.has(code)) context.turnNativeOff();
     context.logger.warn("slack: chat.startStream refused; streaming by post and edit", { error });
     return null;
   }

@@ -80,6 +80,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
   private team = "";
   protected readonly api: SlackApi;
   private readonly socket: SlackSocketConnection | undefined;
+  private nativeStreamingOff = false;
 
   constructor(readonly options: ResolvedSlackOptions) {
     this.userName = options.userName;
@@ -311,6 +312,10 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
         logger: this.logger(),
         teamId: this.team,
         appendIntervalMs: options?.updateIntervalMs ?? this.streamingUpdateIntervalMs,
+        nativeOff: () => this.nativeStreamingOff,
+        turnNativeOff: () => {
+          this.nativeStreamingOff = true;
+        },
       },
       threadId,
       textStream,

@@ -58,8 +58,10 @@ describe("Slack native streaming", () => {
     expect(h.fake.callsOf("chat.postMessage").length).toBeGreaterThanOrEqual(1);
     expect(h.fake.store.messages.at(-1)?.text).toBe("Hello there");
   });
+});
 
-  it("falls back to post and edit when Slack refuses chat.startStream", async () => {
+describe("native streaming fallback", () => {
+  it("falls back to post-and-edit when the first native call fails", async () => {
     const h = await harness();
     h.fake.failNext("chat.startStream", { error: "method_not_supported_for_channel_type" });
     async function* answer() {
@@ -70,5 +72,64 @@ describe("Slack native streaming", () => {
     expect(h.fake.callsOf("chat.startStream")).toHaveLength(1);
     expect(h.fake.store.messages.at(-1)?.text).toBe("still answered");
     expect(h.fake.callsOf("chat.postMessage").length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("native streaming fallback (latching)", () => {
+  async function* words() {
+    yield "one ";
+    yield "two";
+  }
+
+  it("latches native streaming off after an unsupported-method platform error", async () => {
+    const h = await harness();
+    h.fake.failNext("chat.startStream", { error: "unknown_method" });
+    await h.chat.thread(THREAD).post(words());
+    await h.chat.thread(THREAD).post(words());
+    expect(h.fake.callsOf("chat.startStream")).toHaveLength(1);
+    expect(h.fake.callsOf("chat.postMessage")).toHaveLength(2);
+  });
+
+  it("does not latch native streaming off after a transient error", async () => {
+    const h = await harness();
+    h.fake.failNext("chat.startStream", { error: "internal_error" });
+    await h.chat.thread(THREAD).post(words());
+    await h.chat.thread(THREAD).post(words());
+    expect(h.fake.callsOf("chat.startStream")).toHaveLength(2);
+    expect(h.fake.callsOf("chat.stopStream")).toHaveLength(1);
+  });
+
+  it("skips structured chunks in fallback mode without failing the stream", async () => {
+    const h = await harness();
+    async function* mixed() {
+      yield { type: "plan_update" as const, title: "Plan" };
+      yield "visible ";
+      yield {
+        type: "task_update" as const,
+        id: "t",
+        title: "Step",
+        status: "in_progress" as const,
+      };
+      yield "text";
+    }
+    await h.chat.thread("slack:D123:").post(mixed());
+    expect(h.fake.store.messages.at(-1)?.text).toBe("visible text");
+  });
+});
+
+describe("stream with empty threadTs", () => {
+  it("delegates to fallback before consuming the stream", async () => {
+    const h = await harness();
+    let pulled = 0;
+    const source = {
+      async *[Symbol.asyncIterator]() {
+        pulled += 1;
+        yield "top level";
+      },
+    };
+    const result = await h.adapter.stream("slack:C123:", source);
+    expect(result).toBeNull();
+    expect(pulled).toBe(0);
+    expect(h.fake.callsOf("chat.startStream")).toEqual([]);
   });
 });

@@ -315,14 +315,26 @@ export const SLACK_DIVERGENCES = [
       titles: ["logs unhandled event types", "dedupes retried socket deliveries by event_id"],
       reason: SOCKET_MODE,
     },
-    { kind: "deferred", describe: ["stream with empty threadTs"], reason: NATIVE_STREAMING },
-    { kind: "deferred", describe: ["native streaming fallback"], reason: NATIVE_STREAMING },
     {
       kind: "deferred",
       describe: ["native streaming outgoing mention resolution"],
       reason: NATIVE_STREAMING,
     },
     { kind: "deferred", describe: ["feedbackButtons"], reason: NATIVE_STREAMING },
+    {
+      kind: "deferred",
+      titles: [
+        "delegates channel streams without recipient context to fallback",
+        "allows DM streams without recipient context",
+        "passes token on stream stop",
+        "passes token on every stream append",
+        "returns null before consuming the stream when nativeStreaming is false",
+        "propagates mid-stream failures once native content has rendered",
+        "falls back when buffered appends never hit the API and stop() fails",
+        "propagates stop() failures once native content has rendered",
+      ],
+      reason: NATIVE_STREAMING,
+    },
     {
       kind: "deferred",
       titles: ["should fall through to real_name when display_name is empty"],
