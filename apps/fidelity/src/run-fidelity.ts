@@ -170,9 +170,7 @@ export function checkDivergences(
     for (const title of entry.titles ?? []) {
       if (!file.tests.some((test) => test.title === title)) {
         problems.push(`${where}: no upstream test titled "${title}"`);
-      } else if (
-        file.tests.some((t) => t.title === title && divergenceFor(t, ofFile) !== entry)
-      ) {
+      } else if (file.tests.some((t) => t.title === title && divergenceFor(t, ofFile) !== entry)) {
         problems.push(`${where}: "${title}" is listed twice`);
       }
     }
