@@ -24,12 +24,18 @@ export async function holdThenRecheck(
 ): Promise<void> {
   let current: LockSession | null = session;
   while (current) {
+    const lockKey = current.lock.key;
+    let failed = true;
     try {
       await work(current);
+      failed = false;
     } finally {
       await current.release();
+      // The work failed (e.g. the State went away mid-drain), so the re-check below is skipped:
+      // hand off the local contenders still waiting on this key, or they are never answered.
+      if (failed && !holders.has(lockKey)) context.handOff(lockKey);
     }
-    current = await reacquireIfPending(context, holders, current.lock.key);
+    current = await reacquireIfPending(context, holders, lockKey);
   }
 }
 
