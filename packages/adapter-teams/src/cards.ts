@@ -25,6 +25,7 @@ import {
   TableRow,
   TextBlock,
 } from "@microsoft/teams.cards";
+import { convertTeamsEmojiPlaceholders } from "./format-html.js";
 
 /** The Adaptive Card schema Teams renders (1.4 is what every Teams client supports). */
 export const ADAPTIVE_CARD_SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json";
@@ -113,7 +114,8 @@ interface Rendered {
 function renderChild(child: CardChild, out: Rendered, target: AdaptiveElement[]): void {
   switch (child.type) {
     case "text": {
-      const block = new TextBlock(child.content, { wrap: true });
+      // People write :shortcode: emoji in card text as they do in Teams messages.
+      const block = new TextBlock(convertTeamsEmojiPlaceholders(child.content), { wrap: true });
       if (child.style === "bold") block.withWeight("Bolder");
       if (child.style === "muted") block.withIsSubtle(true);
       target.push(block);
@@ -209,6 +211,20 @@ export function cardToAdaptiveCard(card: CardElement): TeamsAdaptiveCard {
     body: json.body ?? [],
     ...(card.width === "full" ? { msteams: { width: "full" } } : {}),
   };
+}
+
+/**
+ * Upstream's plain fallback of the card primitives: title and each child's text as paragraphs,
+ * without markdown marks (for surfaces that show no markdown at all).
+ */
+export function cardToTeamsFallbackText(card: CardElement): string {
+  const parts = card.title ? [card.title] : [];
+  if (card.subtitle) parts.push(card.subtitle);
+  for (const child of card.children) {
+    const text = cardChildToFallbackText(child);
+    if (text) parts.push(text);
+  }
+  return parts.join("\n\n");
 }
 
 /** A card's text where it is not drawn (notifications, the activity's `summary`): no actions. */

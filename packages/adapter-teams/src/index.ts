@@ -19,6 +19,7 @@ export {
   AUTO_SUBMIT_ACTION_ID,
   cardToAdaptiveCard,
   cardToFallbackText,
+  cardToTeamsFallbackText,
   type TeamsAdaptiveCard,
 } from "./cards.js";
 export {

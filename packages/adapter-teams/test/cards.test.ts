@@ -16,7 +16,7 @@ import {
   Table,
 } from "@baton/core";
 import { describe, expect, it } from "vitest";
-import { cardToAdaptiveCard, cardToFallbackText } from "../src/cards.js";
+import { cardToAdaptiveCard, cardToFallbackText, cardToTeamsFallbackText } from "../src/cards.js";
 
 // Ported from upstream packages/adapter-teams/src/cards.test.ts (titles verbatim).
 describe("cardToAdaptiveCard", () => {
@@ -395,5 +395,53 @@ describe("Adaptive Cards (Baton)", () => {
     );
     expect(adaptive.body[0]).toMatchObject({ type: "Table", firstRowAsHeaders: true });
     expect(JSON.stringify(adaptive.body[0])).toContain("Alice");
+  });
+});
+
+// Ported from upstream packages/adapter-teams/src/cards-primitives/index.test.ts (titles verbatim).
+describe("Teams card primitives", () => {
+  it("converts plain card objects to Adaptive Cards", () => {
+    const card = cardToAdaptiveCard({
+      children: [
+        { content: "Deploy :white_check_mark:", type: "text" },
+        {
+          children: [
+            { id: "approve", label: "Approve", style: "primary", type: "button" },
+            { label: "Logs", type: "link-button", url: "https://example.com" },
+          ],
+          type: "actions",
+        },
+      ],
+      title: "Release",
+      type: "card",
+    });
+    expect(card).toMatchObject({
+      $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+      actions: [
+        {
+          data: { actionId: "approve" },
+          style: "positive",
+          title: "Approve",
+          type: "Action.Submit",
+        },
+        { title: "Logs", type: "Action.OpenUrl", url: "https://example.com" },
+      ],
+      body: [
+        { text: "Release", type: "TextBlock", weight: "Bolder" },
+        { text: "Deploy ✅", type: "TextBlock" },
+      ],
+      type: "AdaptiveCard",
+      version: "1.4",
+    });
+  });
+
+  it("renders fallback text", () => {
+    expect(
+      cardToTeamsFallbackText({
+        children: [{ content: "Body", type: "text" }],
+        title: "Title",
+        type: "card",
+      }),
+    ).toBe("Title\n\nBody");
   });
 });

@@ -5,6 +5,7 @@ import type { Divergence } from "./divergence.js";
 import { ERROR_DIVERGENCES, MESSAGE_DIVERGENCES, SERIALIZATION_DIVERGENCES } from "./message.js";
 import { SLACK_DIVERGENCES } from "./slack.js";
 import { PG_DIVERGENCES, REDIS_DIVERGENCES } from "./state.js";
+import { TEAMS_DIVERGENCES } from "./teams.js";
 import { TELEGRAM_DIVERGENCES } from "./telegram.js";
 import { THREAD_DIVERGENCES } from "./thread.js";
 import { TWILIO_DIVERGENCES } from "./twilio.js";
@@ -26,4 +27,5 @@ export const DIVERGENCES: readonly Divergence[] = [
   ...TWILIO_DIVERGENCES,
   ...SLACK_DIVERGENCES,
   ...TELEGRAM_DIVERGENCES,
+  ...TEAMS_DIVERGENCES,
 ];
