@@ -89,7 +89,14 @@ function slackMappings(): FileMapping[] {
     ["format/index.test.ts", ["format.test.ts"]],
     [
       "index.test.ts",
-      ["adapter.test.ts", "outbound.test.ts", "socket.test.ts", "stream.test.ts", ...webhook],
+      [
+        "adapter.test.ts",
+        "outbound.test.ts",
+        "parse.test.ts",
+        "socket.test.ts",
+        "stream.test.ts",
+        ...webhook,
+      ],
     ],
     ["markdown.test.ts", ["format.test.ts"]],
     ["modals.test.ts", ["modals.test.ts"]],

@@ -70,6 +70,8 @@ function attachmentOf(file: SlackFile): Attachment {
     ...(file.name === undefined ? {} : { name: file.name }),
     ...(mime === undefined ? {} : { mimeType: mime }),
     ...(file.size === undefined ? {} : { size: file.size }),
+    ...(file.original_w === undefined ? {} : { width: file.original_w }),
+    ...(file.original_h === undefined ? {} : { height: file.original_h }),
     fetchMetadata: { slackFileId: file.id ?? "", slackUrl: file.url_private ?? "" },
   };
 }
@@ -106,7 +108,8 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
   const withFetcher = context.withFetcher ?? ((attachment: Attachment) => attachment);
   const edited = event.edited?.ts;
   return new Message({
-    id: encodeSlackMessageId(context.team, context.channel, ts),
+    // No ts, no id (upstream's rule): such a payload cannot be dispatched or replied to.
+    id: ts === "" ? "" : encodeSlackMessageId(context.team, context.channel, ts),
     threadId: slackThreadIdOf(context.channel, ts, event.thread_ts),
     text: CONVERTER.extractPlainText(text),
     formatted,

@@ -5,6 +5,9 @@ export interface SlackFile {
   readonly mimetype?: string;
   readonly url_private?: string;
   readonly size?: number;
+  /** An image's pixel size, as Slack reports it. */
+  readonly original_w?: number;
+  readonly original_h?: number;
 }
 
 /** An Events API inner event (the fields the adapter reads; Slack sends more). */
@@ -142,6 +145,8 @@ function sanitizeEvent(event: Record<string, unknown>, depth = 0): SlackEvent {
     clean.files = files.map((file) => ({
       ...strings(file, ["id", "name", "mimetype", "url_private"]),
       ...(typeof file.size === "number" ? { size: file.size } : {}),
+      ...(typeof file.original_w === "number" ? { original_w: file.original_w } : {}),
+      ...(typeof file.original_h === "number" ? { original_h: file.original_h } : {}),
     }));
   const item = strings(event.item, ["type", "channel", "ts"]);
   if (item === undefined) delete clean.item;

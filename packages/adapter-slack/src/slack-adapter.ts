@@ -20,8 +20,10 @@ import {
   type WebhookOptions,
 } from "@baton/core";
 import type { WebClient } from "@slack/web-api";
+import type { Root } from "mdast";
 import { SlackApi, type SlackResponse } from "./api.js";
 import { SlackApiError } from "./errors.js";
+import { SlackFormatConverter } from "./format.js";
 import { fetchSlackMessages } from "./history.js";
 import { messageFromSlack, type SlackSelf, slackThreadIdOf } from "./message.js";
 import { slackViewFor } from "./modals.js";
@@ -41,6 +43,9 @@ import {
   slackTsOfMessageId,
 } from "./thread-id.js";
 import { handleSlackWebhook } from "./webhook.js";
+
+const SLACK_CONVERTER = new SlackFormatConverter();
+
 import type { SlackWebhookTarget } from "./webhook-target.js";
 
 type Json = Record<string, unknown>;
@@ -194,6 +199,11 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
 
   mentionUser(userId: string): string {
     return `<@${userId}>`;
+  }
+
+  /** An mdast tree as Slack mrkdwn (upstream's `renderFormatted`). */
+  renderFormatted(ast: Root): string {
+    return SLACK_CONVERTER.fromAst(ast);
   }
 
   /** A Slack message object (an event, or a history item with `channel`) as a Baton message. */

@@ -25,7 +25,7 @@ const CLIENT_TOKENS =
 const LINKS =
   "not built: Message.links from Slack's attachments and unfurls, and unfurl enrichment";
 const PARSE_SHAPE =
-  "not ported yet (issue 12 continues): these cases assert upstream's parseMessage output field by field (ts as id, names from users.info, rich_text); Baton's parsing is exercised through the signed webhook in webhook.test.ts and replay.test.ts, but these inputs were not ported this session";
+  "not built: reading Slack's table attachments and data_table / rich_text table blocks into message text, and system-authored (USLACKBOT) messages; the other parseMessage cases are ported in packages/adapter-slack/test/parse.test.ts";
 const EPHEMERAL_IDS =
   "not built: ephemeral message ids that carry the response_url so an ephemeral message can be edited or deleted later; postEphemeral returns Slack's message_ts";
 const CHANNEL_INFO = "not built: fetchChannelInfo (conversations.info) is not implemented yet";
@@ -213,11 +213,24 @@ export const SLACK_DIVERGENCES = [
       titles: ["resolves reaction user display name"],
       reason: USER_NAMES,
     },
-    { kind: "deferred", describe: ["parseMessage"], reason: PARSE_SHAPE },
     { kind: "deferred", describe: ["renderFormatted"], reason: PARSE_SHAPE },
-    { kind: "deferred", describe: ["edge cases"], reason: PARSE_SHAPE },
-    { kind: "deferred", describe: ["date parsing"], reason: PARSE_SHAPE },
-    { kind: "deferred", describe: ["formatted text extraction"], reason: PARSE_SHAPE },
+    {
+      kind: "deferred",
+      titles: [
+        "marks USLACK messages as system-authored",
+        "preserves pasted table attachments as message content",
+        "preserves table-only messages and ignores malformed table blocks",
+        "preserves inline rich text within table cells",
+        "preserves rich text metadata within table cells",
+        "formats date cells from the timestamp when no fallback is present",
+        "preserves empty and raw value cells so columns stay aligned",
+        "parses data_table blocks with their header row intact",
+        "ignores tables in unfurl and app attachments",
+        "keeps tables pasted above the message text above it",
+        "does not leave raw bot mention tokens in table cells",
+      ],
+      reason: PARSE_SHAPE,
+    },
     { kind: "deferred", describe: ["link extraction"], reason: LINKS },
     { kind: "deferred", describe: ["link unfurl enrichment"], reason: LINKS },
     {
