@@ -21,6 +21,22 @@ import { encodeTelegramMessageId, encodeTelegramThreadId } from "./thread-id.js"
 
 /** How long an update id stays claimed: Telegram stops retrying an update long before. */
 export const UPDATE_CLAIM_TTL_MS = 24 * 60 * 60 * 1_000;
+/** How long a claim may stay pending (claimed, not yet accepted) before another may take it. */
+export const UPDATE_PENDING_TTL_MS = 60_000;
+const PENDING = "pending";
+const DONE = "done";
+
+/**
+ * Another instance claimed this update and has not finished accepting it: answered 503 (the
+ * webhook is retried) or retried by the poller, which keeps its offset until then.
+ */
+export class TelegramUpdateInProgressError extends Error {
+  override readonly name = "TelegramUpdateInProgressError";
+
+  constructor(readonly updateId: number) {
+    super(`update ${updateId} is being accepted by another instance`);
+  }
+}
 
 /** What update handling needs from its adapter. */
 export interface TelegramUpdateTarget {
@@ -82,9 +98,17 @@ export async function dispatchTelegramUpdate(
   if (update.update_id === undefined) return route(target, update, identity, options);
   const state = target.host.getState();
   const key = updateClaimKey(identity.scope, update.update_id);
-  if (!(await state.setIfNotExists(key, true, UPDATE_CLAIM_TTL_MS))) return "duplicate";
+  // The claim is "pending" until the Chat accepted the update, and short-lived: an instance that
+  // dies in between leaves a claim that expires, so the update is not lost with it.
+  if (!(await state.setIfNotExists(key, PENDING, UPDATE_PENDING_TTL_MS))) {
+    if ((await state.get(key)) === PENDING)
+      throw new TelegramUpdateInProgressError(update.update_id);
+    return "duplicate";
+  }
   try {
-    return await route(target, update, identity, options);
+    const result = await route(target, update, identity, options);
+    await state.set(key, DONE, UPDATE_CLAIM_TTL_MS);
+    return result;
   } catch (error) {
     await state.delete(key).catch(() => undefined);
     throw error;

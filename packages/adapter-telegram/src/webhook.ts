@@ -1,7 +1,11 @@
 import { type ChatHost, type Logger, type WebhookOptions, webhookErrorResponse } from "@baton/core";
 import type { ResolvedTelegramOptions } from "./options.js";
 import { parseTelegramUpdate, type TelegramUpdate, TelegramWebhookParseError } from "./parse.js";
-import { dispatchTelegramUpdate, type TelegramUpdateTarget } from "./updates.js";
+import {
+  dispatchTelegramUpdate,
+  TelegramUpdateInProgressError,
+  type TelegramUpdateTarget,
+} from "./updates.js";
 import { TELEGRAM_SECRET_HEADER, verifyTelegramSecretToken } from "./verify.js";
 
 /** What the webhook needs from its adapter. */
@@ -79,6 +83,11 @@ export async function handleTelegramWebhook(
     await dispatchTelegramUpdate(target.updateTarget(host), update, options);
     return ok();
   } catch (error) {
+    if (error instanceof TelegramUpdateInProgressError) {
+      const response = problem(503, "IN_PROGRESS", error.message);
+      response.headers.set("retry-after", "1");
+      return response;
+    }
     target.logger().warn("telegram: update not accepted", { updateId: update.update_id, error });
     return webhookErrorResponse(error);
   }

@@ -238,7 +238,7 @@ describe("bot token resolver", () => {
     const h = await harness({});
     const update = h.updates.message("hi");
     await h.deliver(update);
-    expect(await h.state.get(`telegram:update:${h.fake.botId}:${update.update_id}`)).toBe(true);
+    expect(await h.state.get(`telegram:update:${h.fake.botId}:${update.update_id}`)).toBe("done");
   });
 
   it("keeps the webhook scope stable across token rotation and instances", async () => {
@@ -262,7 +262,7 @@ describe("bot token resolver", () => {
     expect((await h.deliver(update)).status).toBe(200);
     expect((await other.deliver(update)).status).toBe(200);
     expect(runs).toEqual(["once"]);
-    expect(await h.state.get(`telegram:update:${h.fake.botId}:${update.update_id}`)).toBe(true);
+    expect(await h.state.get(`telegram:update:${h.fake.botId}:${update.update_id}`)).toBe("done");
   });
 
   it("retries bot identity resolution on a later webhook", async () => {

@@ -242,3 +242,45 @@ describe("long polling on several instances", () => {
     ).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe("an update claimed by an instance that died before accepting it", () => {
+  it("is not lost: the poller keeps its offset until the pending claim expires, then runs it once", async () => {
+    const h = await harness({ mode: "polling", longPolling: POLLING });
+    const seen: string[] = [];
+    h.chat.onDirectMessage((_t, m) => {
+      seen.push(m.text);
+    });
+    const update = h.updates.message("orphaned");
+    // What a process killed between claiming and accepting leaves behind.
+    await h.state.setIfNotExists(
+      `telegram:update:${h.fake.botId}:${update.update_id}`,
+      "pending",
+      60_000,
+    );
+    h.fake.enqueueUpdate(update);
+    for (let step = 0; step < 10; step += 1) {
+      await h.clock.advance(100);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(seen).toEqual([]);
+    expect(await h.state.get(pollOffsetKey(String(h.fake.botId)))).toBeNull();
+    await h.clock.advance(60_000);
+    await pollUntil(h, () => seen.length === 1);
+    expect(seen).toEqual(["orphaned"]);
+    await h.clock.advance(1_000);
+    expect(seen).toEqual(["orphaned"]);
+  });
+
+  it("answers a webhook for it 503, so Telegram delivers it again later", async () => {
+    const h = await harness();
+    const update = h.updates.message("in flight elsewhere");
+    await h.state.setIfNotExists(
+      `telegram:update:${h.fake.botId}:${update.update_id}`,
+      "pending",
+      60_000,
+    );
+    const response = await h.deliver(update);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+  });
+});
