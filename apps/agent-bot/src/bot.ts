@@ -20,6 +20,7 @@ import {
 import { createChatTools, toAiMessages } from "@baton/core/ai";
 import { type LanguageModel, stepCountIs, streamText } from "ai";
 import { StopSwitch } from "./stop-switch.js";
+import { untilStopped } from "./until-stopped.js";
 
 /** How a new message in a thread is handled while the agent is still answering there. */
 export type AgentStrategy = "queue" | "debounce";
@@ -119,7 +120,9 @@ export function createAgentBot(options: AgentBotOptions): AgentBot {
         stopWhen: stepCountIs(MAX_STEPS),
         abortSignal: run.signal,
       });
-      await thread.post(result.fullStream);
+      // The handler's own signal (lease lost, shutdown) stops the post as core does; a user's
+      // stop ends the stream quietly, keeping what was said so far.
+      await thread.post(untilStopped(result.fullStream, run.signal));
       await control.edit(run.signal.aborted ? notices.stopped : notices.answered);
     } catch (error) {
       if (run.signal.aborted) {
