@@ -91,6 +91,7 @@ function slackMappings(): FileMapping[] {
       "index.test.ts",
       [
         "adapter.test.ts",
+        "channels.test.ts",
         "outbound.test.ts",
         "parse.test.ts",
         "socket.test.ts",

@@ -1,5 +1,6 @@
 import { type Attachment, type Author, type JsonValue, Message } from "@baton/core";
 import { SlackFormatConverter } from "./format.js";
+import { slackLinksOf } from "./links.js";
 import type { SlackEvent, SlackFile } from "./parse.js";
 import { encodeSlackMessageId, encodeSlackThreadId, isSlackDMChannel } from "./thread-id.js";
 
@@ -120,6 +121,7 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
       ...(edited === undefined ? {} : { editedAt: dateOf(edited) }),
     },
     attachments: (event.files ?? []).map(attachmentOf).map(withFetcher),
+    links: slackLinksOf(event),
     ...(dm && !mentioned ? {} : { isMention: mentioned }),
     raw: event as unknown as JsonValue,
   });

@@ -1,12 +1,15 @@
 import {
   type Adapter,
   type AdapterPostableMessage,
+  type ChannelInfo,
   type ChatHost,
   defaultEmojiResolver,
   defineCapabilities,
   type EphemeralMessage,
   type FetchMessagesOptions,
   type FetchMessagesResult,
+  type ListThreadsOptions,
+  type ListThreadsResult,
   type Logger,
   type Message,
   type ModalElement,
@@ -16,12 +19,19 @@ import {
   type StreamChunk,
   type StreamOptions,
   silentLogger,
+  type ThreadInfo,
   type UserInfo,
   type WebhookOptions,
 } from "@baton/core";
 import type { WebClient } from "@slack/web-api";
 import type { Root } from "mdast";
 import { SlackApi, type SlackResponse } from "./api.js";
+import {
+  channelOf,
+  fetchSlackChannelInfo,
+  fetchSlackThreadInfo,
+  listSlackThreads,
+} from "./channels.js";
 import { SlackApiError } from "./errors.js";
 import { SlackFormatConverter } from "./format.js";
 import { fetchSlackMessages } from "./history.js";
@@ -330,6 +340,36 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
       threadId,
       textStream,
       options,
+    );
+  }
+
+  /** Posts at the top level of a channel (`slack:{channel}`). */
+  async postChannelMessage(
+    channelId: string,
+    message: AdapterPostableMessage,
+  ): Promise<RawMessage> {
+    const channel = channelOf(channelId, "post slack channel message");
+    return this.postMessage(encodeSlackThreadId({ channel, threadTs: "" }), message);
+  }
+
+  /** A channel's name, DM flag, member count and visibility (`conversations.info`). */
+  async fetchChannelInfo(channelId: string): Promise<ChannelInfo> {
+    return fetchSlackChannelInfo(this.api, channelOf(channelId, "fetch slack channel info"));
+  }
+
+  /** A thread's metadata: the id, and its channel's info. */
+  async fetchThread(threadId: string): Promise<ThreadInfo> {
+    return fetchSlackThreadInfo(this.api, threadId);
+  }
+
+  /** One page of a channel's threads (top-level messages with replies), newest first. */
+  async listThreads(
+    channelId: string,
+    options: ListThreadsOptions = {},
+  ): Promise<ListThreadsResult> {
+    const channel = channelOf(channelId, "list slack threads");
+    return listSlackThreads(this.api, channel, options, (item) =>
+      this.parseMessage({ ...item, channel }),
     );
   }
 

@@ -23,17 +23,12 @@ const FILE_UPLOAD =
 const CLIENT_TOKENS =
   "not built: adapter.client exists (the WebClient on the bot token, pinned in adapter.test.ts), but these blocks test per-installation token injection into it, which needs multi-workspace installs";
 const LINKS =
-  "not built: Message.links from Slack's attachments and unfurls, and unfurl enrichment";
+  "not built: fetchMessage on links that point to Slack messages, and unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is built and ported in packages/adapter-slack/test/channels.test.ts";
 const PARSE_SHAPE =
   "not built: reading Slack's table attachments and data_table / rich_text table blocks into message text, and system-authored (USLACKBOT) messages; the other parseMessage cases are ported in packages/adapter-slack/test/parse.test.ts";
 const EPHEMERAL_IDS =
   "not built: ephemeral message ids that carry the response_url so an ephemeral message can be edited or deleted later; postEphemeral returns Slack's message_ts";
-const CHANNEL_INFO = "not built: fetchChannelInfo (conversations.info) is not implemented yet";
 const FETCH_ONE = "not built: fetching one message by id (fetchMessage) is not implemented yet";
-const FETCH_THREAD = "not built: fetchThread (thread metadata) is not implemented yet";
-const LIST_THREADS = "not built: listThreads (a channel's threads) is not implemented yet";
-const CHANNEL_POST =
-  "not built: postChannelMessage is not implemented; the runtime posts channel messages with postMessage(slack:{channel}), pinned by replay.test.ts (channel/slack.json)";
 const SUBCLASS =
   "not ported yet: upstream's protected hooks for subclasses are not part of SlackAdapter's API";
 const VERIFIER =
@@ -231,8 +226,12 @@ export const SLACK_DIVERGENCES = [
       ],
       reason: PARSE_SHAPE,
     },
-    { kind: "deferred", describe: ["link extraction"], reason: LINKS },
     { kind: "deferred", describe: ["link unfurl enrichment"], reason: LINKS },
+    {
+      kind: "deferred",
+      titles: ["provides fetchMessage for Slack message links"],
+      reason: LINKS,
+    },
     {
       kind: "deferred",
       describe: ["direct WebClient access via adapter.client"],
@@ -301,14 +300,10 @@ export const SLACK_DIVERGENCES = [
       reason: MALFORMED_ANSWERS,
     },
     { kind: "deferred", describe: ["fetchMessage"], reason: FETCH_ONE },
-    { kind: "deferred", describe: ["fetchChannelInfo"], reason: CHANNEL_INFO },
-    { kind: "deferred", describe: ["postChannelMessage"], reason: CHANNEL_POST },
-    { kind: "deferred", describe: ["listThreads"], reason: LIST_THREADS },
     { kind: "deferred", describe: ["ephemeral message ID encoding"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["decodeEphemeralMessageId edge cases"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["editMessage via response_url"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["deleteMessage via response_url"], reason: EPHEMERAL_IDS },
-    { kind: "deferred", describe: ["fetchThread"], reason: FETCH_THREAD },
     { kind: "deferred", describe: ["publishHomeView"], reason: HOME_TAB },
     {
       kind: "deferred",

@@ -186,7 +186,32 @@ export const FAKE_SLACK_METHODS: Readonly<Record<string, Handler>> = {
   "conversations.history": (store, args) => {
     const channel = channelOf(store, args);
     const { slice, meta } = page(store.history(channel), args);
-    return { ok: true, messages: slice.map(messageJson), ...meta };
+    const messages = slice.map((message) => {
+      const replies = store.thread(channel, message.ts).filter((m) => m.ts !== message.ts);
+      const latest = replies.at(-1)?.ts;
+      return {
+        ...messageJson(message),
+        ...(replies.length > 0 ? { reply_count: replies.length, latest_reply: latest } : {}),
+      };
+    });
+    return { ok: true, messages, ...meta };
+  },
+  "conversations.info": (store, args) => {
+    const channel = channelOf(store, args);
+    const im = channel.startsWith("D");
+    return {
+      ok: true,
+      channel: {
+        id: channel,
+        ...(im
+          ? { is_im: true, user: `U${channel.slice(1)}` }
+          : { name: store.channelNames.get(channel) ?? channel.toLowerCase() }),
+        is_channel: channel.startsWith("C"),
+        is_private: channel.startsWith("G"),
+        is_im: im,
+        num_members: store.members.get(channel) ?? (im ? 2 : 3),
+      },
+    };
   },
   "users.info": (store, args) => {
     const user = store.users.get(need(args, "user"));

@@ -41,6 +41,10 @@ export class FakeSlackStore {
   readonly scheduled: FakeSlackScheduled[] = [];
   readonly views = new Map<string, Record<string, unknown>>();
   readonly statuses: Array<{ channel: string; threadTs: string; status: string }> = [];
+  /** Channel names `conversations.info` answers with (default: the id in lower case). */
+  readonly channelNames = new Map<string, string>();
+  /** Member counts `conversations.info` answers with. */
+  readonly members = new Map<string, number>();
   /** The ts of messages whose native stream is open (between startStream and stopStream). */
   readonly streaming = new Set<string>();
   /** Channels that answer with an error instead (`channel_not_found`, `not_in_channel`, …). */
