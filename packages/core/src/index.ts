@@ -54,6 +54,13 @@ export {
   silentLogger,
   type WebhookOptions,
 } from "./contracts/index.js";
+// hot path: optional fused State methods (DESIGN §4.1)
+export type {
+  AcceptAndAcquireRequest,
+  AcceptAndAcquireResult,
+  FastPathState,
+  ReleaseAndNextResult,
+} from "./contracts/index.js";
 export {
   assertEnqueueOptions,
   assertOptionalTtlMs,

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
+  type AcceptAndAcquireRequest,
+  type AcceptAndAcquireResult,
   type AppendToListOptions,
   type Claim,
   type Clock,
@@ -10,6 +12,7 @@ import {
   type Lock,
   type LockInfo,
   type QueueEntry,
+  type ReleaseAndNextResult,
   type StateAdapter,
   StateError,
   ValidationError,
@@ -32,6 +35,12 @@ export interface MemoryStateOptions {
    * expired entries at once; this only bounds memory. Default 60 000.
    */
   purgeIntervalMs?: number;
+  /**
+   * Offer the fused fast paths `acceptAndAcquire` and `releaseAndNext` (DESIGN §4.1), which the
+   * runtime then uses instead of the separate calls. Off by default, so a test that spies on
+   * or fails `setIfNotExists`/`acquireLock`/`releaseLock` sees the calls it expects.
+   */
+  fastPaths?: boolean;
 }
 
 interface ClaimRecord {
@@ -63,7 +72,16 @@ export class MemoryState implements StateAdapter {
   private readonly lists: ExpiringMap<JsonValue[]>;
   private readonly claims = new Map<string, ClaimRecord>();
 
+  /** Present only with `fastPaths: true`; see `FastPathState` in @baton/core. */
+  readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
+  /** Present only with `fastPaths: true`; see `FastPathState` in @baton/core. */
+  readonly releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
+
   constructor(options: MemoryStateOptions = {}) {
+    if (options.fastPaths) {
+      this.acceptAndAcquire = (request) => this.fusedAcceptAndAcquire(request);
+      this.releaseAndNext = (lock) => this.fusedReleaseAndNext(lock);
+    }
     const clock = options.clock ?? { now: () => Date.now() };
     this.now = () => clock.now();
     this.purgeIntervalMs = options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
@@ -165,6 +183,44 @@ export class MemoryState implements StateAdapter {
     this.locks.set(key, lock, ttlMs);
     this.maybePurge();
     return { ...lock };
+  }
+
+  /** Fused fast path: synchronous inside one promise, so atomic like every call here. */
+  private async fusedAcceptAndAcquire(
+    request: AcceptAndAcquireRequest,
+  ): Promise<AcceptAndAcquireResult> {
+    const step = "accept and acquire";
+    this.ready(step, request?.dedupeKey);
+    assertKey(step, request.lockKey);
+    assertKey(step, request.threadId);
+    assertTtlMs(step, request.dedupeTtlMs);
+    assertTtlMs(step, request.lockTtlMs);
+    if (this.values.has(request.dedupeKey)) return { kind: "duplicate" };
+    this.values.set(request.dedupeKey, 1, request.dedupeTtlMs);
+    this.maybePurge();
+    if (this.locks.has(request.lockKey)) return { kind: "busy" };
+    const lock: Lock = {
+      key: request.lockKey,
+      token: randomUUID(),
+      fence: this.nextFence(),
+      expiresAt: this.now() + request.lockTtlMs,
+    };
+    this.locks.set(request.lockKey, lock, request.lockTtlMs);
+    return {
+      kind: "acquired",
+      lock: { ...lock },
+      subscribed: this.subscriptions.has(request.threadId),
+    };
+  }
+
+  /** Fused fast path: release (token-checked) and a look at the queue's head, atomically. */
+  private async fusedReleaseAndNext(lock: Lock): Promise<ReleaseAndNextResult> {
+    this.ready("release lock and peek queue", lock?.key);
+    const current = this.locks.get(lock.key);
+    const released = current !== undefined && current.token === lock.token;
+    if (released) this.locks.delete(lock.key);
+    const head = this.queues.get(lock.key)?.[0];
+    return { released, next: head === undefined ? null : structuredClone(head) };
   }
 
   async extendLock(lock: Lock, ttlMs: number): Promise<boolean> {

@@ -15,7 +15,7 @@ export function createDropStrategy(context: StrategyContext, holders: LocalHolde
     // Only messages parked at shutdown ever wait in a queue under `drop`.
     drainOrphan: orphanDrainer(context, holders),
     async submit(delivery) {
-      const session = await LockSession.acquire(context, holders, delivery.lockKey);
+      const session = await LockSession.acquire(context, holders, delivery.lockKey, delivery.fused);
       if (!session) {
         const error = new LockError(`lock ${delivery.lockKey} is held by another handler`, {
           step: "acquire thread lock",

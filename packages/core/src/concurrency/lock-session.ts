@@ -2,7 +2,7 @@ import type { Lock } from "../contracts/state.js";
 import type { LockLostError } from "../errors/index.js";
 import { LeaseKeeper } from "./lease-keeper.js";
 import type { LocalHolders } from "./local-holders.js";
-import type { StrategyContext } from "./strategy.js";
+import type { FusedAcquire, StrategyContext } from "./strategy.js";
 
 /**
  * A held lock and the lease keeper that renews it. Every lock-holding path goes through one, so
@@ -22,17 +22,36 @@ export class LockSession {
   ) {}
 
   /**
+   * True when the queue of this lock key held an entry right after the release, as seen by the
+   * State's fused `releaseAndNext`; `undefined` when unknown (no fast path, not yet released,
+   * or the release failed) — then the caller must ask the queue itself.
+   */
+  queuedAfterRelease: boolean | undefined;
+
+  /**
    * Takes the lock on `lockKey` and starts renewing it; `null` when another holder has it.
-   * Rejects when the State fails.
+   * Rejects when the State fails. With `fused` (the dispatcher's `acceptAndAcquire` outcome for
+   * this key, not yet taken) no State call is made: its lock, or its `busy`, is used once.
    */
   static async acquire(
     context: StrategyContext,
     holders: LocalHolders,
     lockKey: string,
+    fused?: FusedAcquire,
   ): Promise<LockSession | null> {
     const { settings } = context;
-    const sentAtMs = context.clock.now();
-    const acquired = await context.state.acquireLock(lockKey, settings.lockTtlMs);
+    let sentAtMs: number;
+    let acquired: Lock | null;
+    if (fused && !fused.taken) {
+      fused.taken = true;
+      if (fused.kind === "busy") return null;
+      if (fused.lock.key !== lockKey) throw new Error("unreachable: fused lock of another key");
+      sentAtMs = fused.sentAtMs;
+      acquired = fused.lock;
+    } else {
+      sentAtMs = context.clock.now();
+      acquired = await context.state.acquireLock(lockKey, settings.lockTtlMs);
+    }
     if (!acquired) return null;
     // Ownership is judged from when the acquire was sent, by our clock: never later than the
     // backend's expiry, so clock skew can only make us give up early, never hold too long.
@@ -135,7 +154,13 @@ export class LockSession {
     try {
       // Token-checked, so safe even when the keeper believes the lease lost: a timed-out extend
       // may still have succeeded on the backend.
-      await this.context.state.releaseLock(this.lock);
+      const { state } = this.context;
+      if (state.releaseAndNext) {
+        const { next } = await state.releaseAndNext(this.lock);
+        this.queuedAfterRelease = next !== null;
+      } else {
+        await state.releaseLock(this.lock);
+      }
     } catch (error) {
       this.context.logger.warn("release thread lock failed; the lease will expire instead", {
         lockKey: this.lock.key,

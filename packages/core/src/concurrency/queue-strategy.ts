@@ -21,7 +21,7 @@ export function createQueueStrategy(context: StrategyContext, holders: LocalHold
   return {
     name: "queue",
     async submit(delivery) {
-      const session = await LockSession.acquire(context, holders, delivery.lockKey);
+      const session = await LockSession.acquire(context, holders, delivery.lockKey, delivery.fused);
       if (session) {
         await holdThenRecheck(context, holders, session, async (held) => {
           if (held === session) await runSingle(context, held, delivery);

@@ -22,6 +22,10 @@ export async function runSingle(
       message: delivery.message,
       skipped: [],
       tenant: delivery.tenant,
+      // Read atomically with this very lock by the fused accept: no second read needed.
+      ...(delivery.fused?.kind === "acquired" && delivery.fused.lock.token === session.lock.token
+        ? { subscribed: delivery.fused.subscribed }
+        : {}),
     },
     {
       signal: session.runSignal,

@@ -43,7 +43,28 @@ export interface Delivery {
   readonly message: Message;
   /** The installation's tenant (`ProcessOptions.tenantId`); its handler run is a turn of it. */
   readonly tenant?: string | undefined;
+  /**
+   * The lock outcome the dispatcher already got from the State's fused `acceptAndAcquire`; the
+   * strategy's first acquire uses it instead of asking again. Absent without the fast path.
+   */
+  readonly fused?: FusedAcquire | undefined;
 }
+
+/**
+ * A lock outcome from `acceptAndAcquire`, used once: the first `LockSession.acquire` for the
+ * delivery marks it `taken`. A lock nobody took is released by the dispatcher when the strategy
+ * is done, so a path that bypasses the lock (a hold owner's message) never strands it.
+ */
+export type FusedAcquire =
+  | {
+      readonly kind: "acquired";
+      readonly lock: Lock;
+      readonly subscribed: boolean;
+      /** When the fused call was sent, by the runtime's clock: ownership is judged from then. */
+      readonly sentAtMs: number;
+      taken: boolean;
+    }
+  | { readonly kind: "busy"; taken: boolean };
 
 /** The messages one handler run answers: the latest of a thread and the earlier ones it folds. */
 export interface Batch {
@@ -55,6 +76,8 @@ export interface Batch {
   readonly skipped: readonly Message[];
   /** The tenant of the latest message's delivery, when it had one. */
   readonly tenant?: string | undefined;
+  /** The thread's subscription as read under this run's lock, when already known. */
+  readonly subscribed?: boolean | undefined;
 }
 
 /** What a strategy passes along with one handler run. */

@@ -42,11 +42,14 @@ export type {
   PostableStream,
 } from "./postable-message.js";
 export type {
+  AcceptAndAcquireRequest,
+  AcceptAndAcquireResult,
   AppendToListOptions,
   Claim,
   ClaimState,
   EnqueueOptions,
   EnqueueResult,
+  FastPathState,
   KeyValueState,
   ListState,
   Lock,
@@ -55,6 +58,7 @@ export type {
   QueueEntry,
   QueueFullPolicy,
   QueueState,
+  ReleaseAndNextResult,
   StateAdapter,
   StateLifecycle,
   SubscriptionState,

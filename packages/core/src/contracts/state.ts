@@ -205,6 +205,64 @@ export interface ClaimState {
   rearmClaim(claim: Claim): Promise<boolean>;
 }
 
+/** What {@link FastPathState.acceptAndAcquire} is asked to do for one incoming message. */
+export interface AcceptAndAcquireRequest {
+  /** The message's dedupe mark, written (value `1`) when absent. */
+  readonly dedupeKey: string;
+  readonly dedupeTtlMs: number;
+  /** The lock the message's handler run needs. */
+  readonly lockKey: string;
+  readonly lockTtlMs: number;
+  /** The thread whose subscription is read along with the lock. */
+  readonly threadId: string;
+}
+
+/**
+ * The outcome of {@link FastPathState.acceptAndAcquire}:
+ * - `duplicate` — the dedupe mark already existed; nothing was written or taken.
+ * - `acquired` — the mark is written and `lock` taken, exactly as a `setIfNotExists` returning
+ *   true followed by an `acquireLock` returning `lock`; `subscribed` is the thread's subscription
+ *   as read while the lock was already held.
+ * - `busy` — the mark is written, but another holder has the lock; nothing else was changed.
+ */
+export type AcceptAndAcquireResult =
+  | { readonly kind: "duplicate" }
+  | { readonly kind: "acquired"; readonly lock: Lock; readonly subscribed: boolean }
+  | { readonly kind: "busy" };
+
+/**
+ * The outcome of {@link FastPathState.releaseAndNext}: whether the release took effect (as
+ * `releaseLock`'s answer) and the oldest entry of the queue of the same key right after it,
+ * left in the queue (`null` when empty).
+ */
+export interface ReleaseAndNextResult {
+  readonly released: boolean;
+  readonly next: QueueEntry | null;
+}
+
+/**
+ * Fused fast paths (DESIGN §4.1), OPTIONAL: each does in one atomic step — one round trip on a
+ * networked backend — what the runtime otherwise does with separate calls. The runtime uses a
+ * method when the backend has it and falls back to the separate calls otherwise, so a backend
+ * without them still passes every test. A backend that has one must keep exactly the guarantees
+ * of the calls it replaces; `@baton/conformance` checks that when the method is present.
+ */
+export interface FastPathState {
+  /**
+   * Dedupe mark + lock acquire + subscription read, one atomic step: no other call can see the
+   * mark without the lock outcome, and of N concurrent callers with distinct marks at most one
+   * gets `acquired`. Rejects with a `ValidationError` (nothing written) for an empty key or a
+   * non-positive TTL, like the calls it fuses.
+   */
+  acceptAndAcquire?(request: AcceptAndAcquireRequest): Promise<AcceptAndAcquireResult>;
+  /**
+   * `releaseLock(lock)` + a look at the head of the queue `lock.key`, one atomic step: an entry
+   * enqueued before the release is always seen, so the releaser can take the lock again for it
+   * (no lost wake-up) without another round trip. The entry is NOT removed.
+   */
+  releaseAndNext?(lock: Lock): Promise<ReleaseAndNextResult>;
+}
+
 /**
  * Everything Baton needs from shared storage. One object implements every capability; backends
  * pass `@baton/conformance`. Expiry is judged by the backend's own clock. Each capability has its
@@ -219,7 +277,8 @@ export interface StateAdapter
     LockState,
     QueueState,
     ListState,
-    ClaimState {
+    ClaimState,
+    FastPathState {
   /** A short name for logs and errors ("memory", "redis", "postgres"). */
   readonly name: string;
 }

@@ -1,5 +1,5 @@
 import type { LocalHolders } from "../concurrency/local-holders.js";
-import type { Delivery, Strategy } from "../concurrency/strategy.js";
+import type { Delivery, FusedAcquire, Strategy } from "../concurrency/strategy.js";
 import type { Adapter, DeliveryResult, LockScope } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { DispatchSpan } from "../contracts/observer.js";
@@ -27,6 +27,12 @@ export interface MessageDispatcherOptions {
   readonly admission: AdmissionBound;
   readonly dedupeTtlMs: number;
   readonly lockScope: LockScopeResolver | LockScope | undefined;
+  /**
+   * Enables the State's fused `acceptAndAcquire` (when the backend has it) for strategies that
+   * take the lock per message (`drop`, `queue`): the lock's TTL and the clock ownership is judged
+   * by. Absent: always the separate calls.
+   */
+  readonly fastPath?: { readonly lockTtlMs: number; now(): number };
   /** The strategy in force; read per delivery so it can be swapped while idle. */
   strategy(): Strategy;
   /** True once shutdown began: new deliveries are refused before anything is written. */
@@ -91,6 +97,8 @@ export class MessageDispatcher {
       assertMessage(message, threadId);
       if (message.author.isMe) return this.endEarly(permit, span, "ignored", "self message");
       const key = `${adapter.name}:${message.id}`;
+      if (this.fusable())
+        return await this.acceptFused(adapter, threadId, message, tenant, key, permit, span);
       if (!(await this.markAccepted(key, span))) {
         this.options.logger.debug("duplicate message skipped", { key });
         return this.endEarly(permit, span, "duplicate", "already accepted");
@@ -127,11 +135,90 @@ export class MessageDispatcher {
     }
   }
 
+  /** True when the fused accept applies: the backend has it and the strategy locks per message. */
+  private fusable(): boolean {
+    if (!this.options.fastPath || !this.options.state.acceptAndAcquire) return false;
+    const name = this.options.strategy().name;
+    return name === "drop" || name === "queue";
+  }
+
+  /**
+   * Dedupe mark + lock + subscription in one State call. The lock key is resolved first (before
+   * anything is written), so a failing resolver leaves no mark to forget.
+   */
+  private async acceptFused(
+    adapter: Adapter,
+    threadId: string,
+    message: Message,
+    tenant: string | undefined,
+    key: string,
+    permit: Permit,
+    span: DispatchSpan | undefined,
+  ): Promise<AcceptedDelivery | DeliveryResult> {
+    const { state, fastPath, registry, logger } = this.options;
+    const accept = state.acceptAndAcquire;
+    if (!fastPath || !accept) throw new Error("unreachable: fused accept without fast path");
+    const lockKey = await this.lockKeyOf(adapter, threadId).catch((error: unknown) => {
+      registry.endSpan(span, "error", "lock scope failed");
+      throw error;
+    });
+    const sentAtMs = fastPath.now();
+    let result: Awaited<ReturnType<typeof accept>>;
+    try {
+      result = await accept.call(state, {
+        dedupeKey: dedupeKey(key),
+        dedupeTtlMs: this.options.dedupeTtlMs,
+        lockKey,
+        lockTtlMs: fastPath.lockTtlMs,
+        threadId,
+      });
+    } catch (error) {
+      logger.error("accept message failed: the State is unreachable", { key, error });
+      registry.endSpan(span, "error", "state unavailable");
+      throw error;
+    }
+    if (result.kind === "duplicate") {
+      logger.debug("duplicate message skipped", { key });
+      return this.endEarly(permit, span, "duplicate", "already accepted");
+    }
+    let fused: FusedAcquire = { kind: "busy", taken: false };
+    if (result.kind === "acquired") {
+      const { lock, subscribed } = result;
+      fused = { kind: "acquired", lock, subscribed, sentAtMs, taken: false };
+      // Local from now on, as a lock taken inside the strategy is: a contender arriving before
+      // the strategy starts waits for this holder's drain instead of handing its message off.
+      this.options.holders.add(lockKey, lock.fence);
+    }
+    const delivery = { key, adapter, threadId, lockKey, message, tenant, fused };
+    return { delivery, permit, span };
+  }
+
+  /** A fused lock no strategy path took (e.g. a hold owner passing their hold) is let go. */
+  private async releaseUntaken(delivery: Delivery): Promise<void> {
+    const fused = delivery.fused;
+    if (fused?.kind !== "acquired" || fused.taken) return;
+    fused.taken = true;
+    const { lock } = fused;
+    try {
+      await this.options.state.releaseLock(lock);
+    } catch (error) {
+      this.options.logger.warn("release of an unused lock failed; the lease will expire instead", {
+        lockKey: lock.key,
+        error,
+      });
+    } finally {
+      this.options.holders.delete(lock.key, lock.fence);
+      // Contenders that waited for this (never started) local holder go to the sweeper.
+      if (!this.options.holders.has(lock.key)) this.options.registry.handOff(lock.key);
+    }
+  }
+
   private async submit(delivery: Delivery): Promise<void> {
     const { registry, holders, logger } = this.options;
     try {
       await this.options.strategy().submit(delivery);
     } catch (error) {
+      await this.releaseUntaken(delivery);
       if (registry.isSettled(delivery.key)) {
         // The delivery itself ended; the State failed later (e.g. while draining others), and
         // what is still queued is left to the next holder or the sweeper.
@@ -149,6 +236,7 @@ export class MessageDispatcher {
       registry.settle(delivery.key, "error", "state failed before the handler");
       return;
     }
+    await this.releaseUntaken(delivery);
     // A delivery not settled by now waits for a local holder's drain; with no local holder its
     // entry is in the shared queue for another instance, so waiting here could last forever.
     if (!registry.isSettled(delivery.key) && !holders.has(delivery.lockKey)) {

@@ -100,7 +100,7 @@ async function chooseHandlers<TThread, TChannel>(
   const { registry } = options;
   const bot = options.botFor(batch.adapter);
   const isDM = batch.adapter.isDM?.(batch.threadId) ?? false;
-  const isSubscribed = await options.state.isSubscribed(batch.threadId);
+  const isSubscribed = batch.subscribed ?? (await options.state.isSubscribed(batch.threadId));
   batch.message.isMention = resolveIsMention(batch.message, bot);
   for (const skipped of batch.skipped) skipped.isMention = resolveIsMention(skipped, bot);
   const routeHandlers = {

@@ -92,6 +92,11 @@ export class Chat extends ChatEvents implements ChatHost {
       holders: this.wiring.holders,
       admission: this.admission,
       dedupeTtlMs: this.config.dedupeTtlMs,
+      // hot path: the State's fused acceptAndAcquire, when the backend has it
+      fastPath: {
+        lockTtlMs: this.config.concurrency.lockTtlMs,
+        now: () => this.config.clock.now(),
+      },
       lockScope: this.config.lockScope,
       strategy: () => this.wiring.strategy,
       isClosed: () => this.lifecycle.closed,
