@@ -1,6 +1,9 @@
+import { createMemoryState } from "@baton/state-memory";
+import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
 import { describe, expect, it } from "vitest";
-import { notices } from "../src/bot.js";
-import { LOCAL_MODEL_TOOL } from "../src/local-model.js";
+import { createAgentBot, notices } from "../src/bot.js";
+import { createLocalModel, LOCAL_MODEL_TOOL } from "../src/local-model.js";
+import { STOP_POLL_MS } from "../src/stop-switch.js";
 import { CHUNK_DELAY_MS, createAgentHarness, T1 } from "./agent-harness.js";
 
 /** The edits made to the control card (the first message the bot posted in a run). */
@@ -90,5 +93,40 @@ describe("the agent bot (mock platform, local model, fake clock)", () => {
     const edits = h.adapter.callsOf("editMessage").map((call) => call.args[2]);
     expect(edits.some((body) => /tests are deterministic/.test(JSON.stringify(body)))).toBe(true);
     expect(edits.at(-1)).toBe(notices.answered);
+  });
+});
+
+describe("the agent bot on two instances sharing one State", () => {
+  it("stops an answer streaming on one instance from the other, within one poll", async () => {
+    const clock = createFakeClock();
+    const state = createMemoryState({ clock });
+    const make = async () => {
+      const adapter = createMockAdapter("mock", { userName: "agent" });
+      const bot = createAgentBot({
+        state,
+        adapters: { mock: adapter },
+        model: createLocalModel({ clock, chunkDelayMs: CHUNK_DELAY_MS }),
+        clock,
+        logger: "silent",
+      });
+      await bot.chat.initialize();
+      return { adapter, bot };
+    };
+    const [a, b] = [await make(), await make()];
+    const message = createTestMessage({ id: "m1", text: "@agent go on", threadId: T1 });
+    const done = a.bot.chat.processMessage(a.adapter, T1, message);
+    await clock.advance(6 * CHUNK_DELAY_MS);
+    expect(await b.bot.stop(T1)).toBe(true);
+    await clock.advance(STOP_POLL_MS + 10);
+    const read = () => (a.adapter.callsOf("stream")[0]?.args[1] as string[]).join("");
+    const atStop = read();
+    expect(atStop).toMatch(/^I read the last/);
+    await clock.advance(100 * CHUNK_DELAY_MS);
+    expect(await done).toEqual({ outcome: "handled" });
+    expect(read()).toBe(atStop);
+    expect(read()).not.toMatch(/deterministic/);
+    expect(a.adapter.callsOf("editMessage").map((call) => call.args[2])).toEqual([notices.stopped]);
+    // Nothing streams any more anywhere.
+    expect(await b.bot.stop(T1)).toBe(false);
   });
 });
