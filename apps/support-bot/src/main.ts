@@ -9,6 +9,7 @@ import { stateFromEnv } from "./state-from-env.js";
  * - `BATON_REDIS_URL` or `BATON_POSTGRES_URL`: the shared State (else memory, one process);
  * - `SUPPORT_AGENT_IDS`: comma-separated user ids allowed to run `/agent …`;
  * - `TWILIO_*`: answer SMS and WhatsApp too (see `platformsFromEnv`);
+ * - `TELEGRAM_BOT_TOKEN` (and `TELEGRAM_MODE`): answer on Telegram too, polling by default;
  * - `PORT` (default 3000), `HOST` (default 127.0.0.1).
  */
 async function main(): Promise<void> {

@@ -1,3 +1,4 @@
+import { createTelegramAdapter, type TelegramAdapterMode } from "@baton/adapter-telegram";
 import { createTwilioAdapter } from "@baton/adapter-twilio";
 import type { Adapter, Logger } from "@baton/core";
 
@@ -13,11 +14,17 @@ export interface ChosenPlatform {
 /** Where Twilio's webhooks (messages and status callbacks) are mounted. */
 export const TWILIO_PATH = "/api/twilio";
 
+/** Where Telegram's webhook is mounted (when the bot runs on a webhook rather than polling). */
+export const TELEGRAM_PATH = "/api/telegram";
+
 /**
  * The platforms whose variables are set, beside the web adapter that always runs:
  * - Twilio (SMS, WhatsApp) when `TWILIO_ACCOUNT_SID` is set; it also reads `TWILIO_AUTH_TOKEN`,
  *   `TWILIO_PHONE_NUMBER` or `TWILIO_MESSAGING_SERVICE_SID`, and `TWILIO_WEBHOOK_URL` — the public
  *   URL of {@link TWILIO_PATH} as configured on the number.
+ * - Telegram when `TELEGRAM_BOT_TOKEN` is set: long polling by default, so it works from a laptop
+ *   with no public URL; `TELEGRAM_MODE=webhook` (with `TELEGRAM_WEBHOOK_SECRET_TOKEN`) serves
+ *   {@link TELEGRAM_PATH} instead. Several replicas may poll: one at a time holds the lease.
  * A platform whose variables are set but wrong fails here, with a `ConfigError` naming them.
  */
 export function platformsFromEnv(env: NodeJS.ProcessEnv, logger: Logger): ChosenPlatform[] {
@@ -31,6 +38,24 @@ export function platformsFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Chosen
     const adapter = createTwilioAdapter({ logger });
     const sender = env.TWILIO_MESSAGING_SERVICE_SID ?? env.TWILIO_PHONE_NUMBER ?? "(no sender)";
     platforms.push({ adapter, path: TWILIO_PATH, description: `Twilio from ${sender}` });
+  }
+  if (env.TELEGRAM_BOT_TOKEN) {
+    const mode = (env.TELEGRAM_MODE ?? "polling") as TelegramAdapterMode;
+    const allowed = env.TELEGRAM_ALLOWED_USER_IDS?.split(",").map((id) => id.trim());
+    const adapter = createTelegramAdapter({
+      logger,
+      mode,
+      botToken: env.TELEGRAM_BOT_TOKEN,
+      ...(env.TELEGRAM_WEBHOOK_SECRET_TOKEN
+        ? { secretToken: env.TELEGRAM_WEBHOOK_SECRET_TOKEN }
+        : {}),
+      ...(env.TELEGRAM_BOT_USERNAME ? { userName: env.TELEGRAM_BOT_USERNAME } : {}),
+      ...(env.TELEGRAM_API_BASE_URL ? { apiUrl: env.TELEGRAM_API_BASE_URL } : {}),
+      ...(allowed?.some((id) => id !== "")
+        ? { allowedUserIds: allowed.filter((id) => id !== "") }
+        : {}),
+    });
+    platforms.push({ adapter, path: TELEGRAM_PATH, description: `Telegram (${mode})` });
   }
   return platforms;
 }
