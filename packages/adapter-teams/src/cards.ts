@@ -170,15 +170,15 @@ function renderChild(child: CardChild, out: Rendered, target: AdaptiveElement[])
  * The SDK card objects as plain data (what the connector receives once serialized). Unlike a
  * JSON round trip, keys set to `undefined` stay, so `data.value` is present on every button.
  */
-function toJson<T>(value: unknown): T {
-  if (Array.isArray(value)) return value.map((item) => toJson(item)) as T;
+export function toPlainData<T>(value: unknown): T {
+  if (Array.isArray(value)) return value.map((item) => toPlainData(item)) as T;
   if (typeof value !== "object" || value === null) return value as T;
   const source =
     typeof (value as { toJSON?: unknown }).toJSON === "function"
       ? ((value as { toJSON: () => unknown }).toJSON() as object)
       : value;
   const plain: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(source)) plain[key] = toJson(item);
+  for (const [key, item] of Object.entries(source)) plain[key] = toPlainData(item);
   return plain as T;
 }
 
@@ -204,7 +204,7 @@ export function cardToAdaptiveCard(card: CardElement): TeamsAdaptiveCard {
   }
   const adaptive = new AdaptiveCard(...out.body).withVersion(ADAPTIVE_CARD_VERSION);
   if (out.actions.length > 0) adaptive.withActions(...out.actions);
-  const json = toJson<Omit<TeamsAdaptiveCard, "$schema">>(adaptive);
+  const json = toPlainData<Omit<TeamsAdaptiveCard, "$schema">>(adaptive);
   return {
     ...json,
     $schema: ADAPTIVE_CARD_SCHEMA,

@@ -56,6 +56,8 @@ export interface TeamsAdapterConfig {
   userName?: string;
   /** Receives the adapter's log lines. Default: the Chat's logger after `initialize`. */
   logger?: Logger;
+  /** How long a modal button's handler has to call `openModal`. Default 5 000 ms (upstream's). */
+  dialogOpenTimeoutMs?: number;
   /** How often a call refused with 429 or 5xx is tried again. Default 3. */
   maxRetries?: number;
   /** The first retry's delay when Teams sends no Retry-After; doubles each time. Default 500 ms. */
@@ -78,6 +80,7 @@ export interface ResolvedTeamsOptions {
   readonly cloud: CloudEnvironment | undefined;
   readonly userName: string;
   readonly logger: Logger | undefined;
+  readonly dialogOpenTimeoutMs: number;
   readonly maxRetries: number;
   readonly retryBaseDelayMs: number;
   readonly maxBodyBytes: number;
@@ -148,6 +151,8 @@ export function resolveTeamsOptions(
   const maxRetries = config.maxRetries ?? 3;
   const retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
   const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const dialogOpenTimeoutMs = config.dialogOpenTimeoutMs ?? 5_000;
+  checkCount(problems, "dialogOpenTimeoutMs", dialogOpenTimeoutMs, 1);
   checkCount(problems, "maxRetries", maxRetries, 0);
   checkCount(problems, "retryBaseDelayMs", retryBaseDelayMs, 1);
   checkCount(problems, "maxBodyBytes", maxBodyBytes, 1);
@@ -170,6 +175,7 @@ export function resolveTeamsOptions(
     cloud: config.cloud,
     userName,
     logger: config.logger,
+    dialogOpenTimeoutMs,
     maxRetries,
     retryBaseDelayMs,
     maxBodyBytes,

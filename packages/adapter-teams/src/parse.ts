@@ -140,6 +140,12 @@ export type TeamsActivityKind =
       readonly value: string | undefined;
       readonly invoke: boolean;
     }
+  | {
+      readonly kind: "dialogOpen";
+      readonly actionId: string | undefined;
+      readonly value: string | undefined;
+    }
+  | { readonly kind: "dialogSubmit" }
   | { readonly kind: "reaction" }
   | { readonly kind: "update" }
   | { readonly kind: "delete" }
@@ -189,6 +195,12 @@ export function classifyTeamsActivity(activity: TeamsActivity): TeamsActivityKin
           cardAction(record(actionData?.data), text(actionData?.verb)) ?? cardAction(value);
         if (found !== undefined) return { kind: "action", ...found, invoke: true };
       }
+      // Dialogs (task modules): a modal button's task/fetch, and the dialog's submit.
+      if (activity.name === "task/fetch") {
+        const found = cardAction(record(record(activity.value)?.data));
+        return { kind: "dialogOpen", actionId: found?.actionId, value: found?.value };
+      }
+      if (activity.name === "task/submit") return { kind: "dialogSubmit" };
       return unsupported(activity);
     }
     case "messageReaction":

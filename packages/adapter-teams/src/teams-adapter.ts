@@ -9,6 +9,7 @@ import {
   type JsonValue,
   type Logger,
   type Message,
+  type ModalElement,
   NotSupportedError,
   type RawMessage,
   silentLogger,
@@ -18,6 +19,7 @@ import {
 } from "@baton/core";
 import type { Root } from "mdast";
 import { TeamsApi } from "./api.js";
+import { PendingDialogs } from "./dialogs.js";
 import type {
   TeamsConversationUpdateEvent,
   TeamsEventHandler,
@@ -75,6 +77,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     typing: true,
     openDM: true,
     ephemeral: true,
+    modals: true,
   });
   /** The connector serves no history to bots without Graph permissions: the core keeps it. */
   readonly persistThreadHistory = true;
@@ -85,6 +88,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private readonly api: TeamsApi;
   private readonly conversationHandlers: TeamsEventHandler<TeamsConversationUpdateEvent>[] = [];
   private readonly installationHandlers: TeamsEventHandler<TeamsInstallationUpdateEvent>[] = [];
+  private readonly dialogs: PendingDialogs;
 
   /** The options with every default applied. */
   readonly options: ResolvedTeamsOptions;
@@ -94,6 +98,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     const options = resolveTeamsOptions(config);
     this.options = options;
     this.userName = options.userName;
+    this.dialogs = new PendingDialogs(options.clock, options.dialogOpenTimeoutMs);
     this.sdk = new TeamsHost(
       toAppOptions(options),
       options.cloud,
@@ -121,10 +126,24 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
         logger: () => this.logger(),
         remember: (activity) => this.remember(activity),
         lifecycle: (activity) => this.lifecycle(activity),
+        dialogs: this.dialogs,
       },
       request,
       options,
     );
+  }
+
+  /**
+   * Opens `modal` as a Teams dialog in answer to the task/fetch of `triggerId` (the trigger id of
+   * a modal button's action). Only a pending task/fetch can show a dialog; any other trigger
+   * is refused with a `ValidationError`.
+   */
+  async openModal(
+    triggerId: string,
+    modal: ModalElement,
+    contextId?: string,
+  ): Promise<{ viewId: string }> {
+    return this.dialogs.open(triggerId, modal, contextId);
   }
 
   /** Calls `handler` when members join or leave a conversation, or the bot is added. */

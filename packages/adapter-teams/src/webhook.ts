@@ -6,8 +6,15 @@ import {
   webhookErrorResponse,
 } from "@baton/core";
 import type { InvokeResponse } from "@microsoft/teams.api";
+import type { PendingDialogs } from "./dialogs.js";
 import type { TeamsFormatConverter } from "./format.js";
 import { authorOf, messageFromActivity, threadIdOf } from "./message.js";
+import {
+  modalResponseToTaskModuleResponse,
+  modalToAdaptiveCard,
+  parseDialogSubmitValues,
+  taskContinue,
+} from "./modals.js";
 import type { ResolvedTeamsOptions } from "./options.js";
 import {
   classifyTeamsActivity,
@@ -30,6 +37,8 @@ export interface TeamsWebhookTarget {
   remember(activity: TeamsActivity): Promise<void>;
   /** Tells the adapter-level event handlers (conversation and installation updates). */
   lifecycle(activity: TeamsActivity): Promise<void>;
+  /** The task/fetch invokes waiting for a handler's `openModal`. */
+  readonly dialogs: PendingDialogs;
 }
 
 /** What an Adaptive Card `Action.Execute` invoke is answered with: "keep the card as it is". */
@@ -206,6 +215,10 @@ async function dispatch(
       detach(() => host.processAction(target.adapter, event, options), logger, "action", options);
       return kind.invoke ? INVOKE_ACK : ({ status: 200 } as InvokeResponse);
     }
+    case "dialogOpen":
+      return openDialog(target, host, activity, kind, options);
+    case "dialogSubmit":
+      return submitDialog(target, host, activity, options);
     case "reaction": {
       const messageId = activity.replyToId ?? activity.id ?? "";
       const changes = [
@@ -256,4 +269,60 @@ async function dispatch(
       detach(() => target.lifecycle(activity), logger, kind.kind, options);
       return { status: 200 } as InvokeResponse;
   }
+}
+
+/**
+ * A modal button's task/fetch: the action runs with a trigger id, and the invoke is answered with
+ * the modal the handler opens through `openModal(triggerId, …)` — or with nothing (no dialog)
+ * when the handler opens none within the dialog deadline.
+ */
+async function openDialog(
+  target: TeamsWebhookTarget,
+  host: ChatHost,
+  activity: TeamsActivity,
+  kind: { actionId: string | undefined; value: string | undefined },
+  options: WebhookOptions,
+): Promise<InvokeResponse> {
+  const logger = target.logger();
+  if (kind.actionId === undefined) return { status: 200 } as InvokeResponse;
+  const triggerId = `teams-dialog:${activity.id ?? target.options.clock.now()}`;
+  const event = {
+    actionId: kind.actionId,
+    ...(kind.value === undefined ? {} : { value: kind.value }),
+    user: authorOf(activity.from, target.options.appId),
+    messageId: activity.replyToId ?? activity.id ?? "",
+    threadId: threadIdOf(activity),
+    triggerId,
+    raw: activity.raw as never,
+  };
+  const handled = host.processAction(target.adapter, event, options).catch((error: unknown) => {
+    logger.error("teams: dialog action failed", { error });
+  });
+  options.waitUntil?.(handled);
+  const opened = await target.dialogs.expect(triggerId, handled);
+  if (opened === undefined) return { status: 200 } as InvokeResponse;
+  const card = modalToAdaptiveCard(opened.modal, opened.contextId);
+  return { status: 200, body: taskContinue(opened.modal.title, card) } as InvokeResponse;
+}
+
+/** A dialog's task/submit: the modal's submit handlers answer, as a task module response. */
+async function submitDialog(
+  target: TeamsWebhookTarget,
+  host: ChatHost,
+  activity: TeamsActivity,
+  options: WebhookOptions,
+): Promise<InvokeResponse> {
+  const value = activity.value as { data?: unknown } | undefined;
+  const { contextId, callbackId, values } = parseDialogSubmitValues(value?.data);
+  if (callbackId === undefined) return { status: 200 } as InvokeResponse;
+  const event = {
+    callbackId,
+    viewId: activity.replyToId ?? activity.id ?? "",
+    values,
+    user: authorOf(activity.from, target.options.appId),
+    raw: activity.raw as never,
+  };
+  const response = await host.processModalSubmit(target.adapter, event, contextId, options);
+  const answer = modalResponseToTaskModuleResponse(response, target.logger(), contextId);
+  return (answer === undefined ? { status: 200 } : { status: 200, body: answer }) as InvokeResponse;
 }

@@ -21,7 +21,6 @@ export const TEAMS_DIVERGENCES = [
   ...divergencesOf(`${T}/graph/boundary.test.ts`, [
     { kind: "deferred", describe: [], reason: GRAPH },
   ]),
-  ...divergencesOf(`${T}/modals.test.ts`, [{ kind: "deferred", describe: [], reason: DIALOGS }]),
   ...divergencesOf(`${T}/modals-primitives/index.test.ts`, [
     { kind: "deferred", describe: [], reason: DIALOGS },
   ]),
