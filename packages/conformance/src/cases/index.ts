@@ -1,5 +1,6 @@
 import type { ConformanceCase } from "../conformance-case.js";
 import { claimCases } from "./claims.js";
+import { fastPathCases } from "./fast-paths.js";
 import { fenceCases } from "./fences.js";
 import { isolationCases } from "./isolation.js";
 import { keyValueCases } from "./key-value.js";
@@ -21,4 +22,5 @@ export const stateConformanceCases: readonly ConformanceCase[] = [
   ...listCases,
   ...claimCases,
   ...isolationCases,
+  ...fastPathCases,
 ];
