@@ -3,7 +3,6 @@ import {
   type AdapterPostableMessage,
   type ChannelInfo,
   type ChatHost,
-  defaultEmojiResolver,
   defineCapabilities,
   type EphemeralMessage,
   type FetchMessagesOptions,
@@ -36,15 +35,21 @@ import { SlackApiError } from "./errors.js";
 import { SlackFormatConverter } from "./format.js";
 import { fetchSlackMessages } from "./history.js";
 import { messageFromSlack, type SlackSelf, slackThreadIdOf } from "./message.js";
-import { slackViewFor } from "./modals.js";
 import { streamNatively } from "./native-stream.js";
 import type { ResolvedSlackOptions } from "./options.js";
 import type { SlackEvent } from "./parse.js";
-import { renderSlackMessage, splitSlackText } from "./post.js";
+import {
+  deleteSlackMessage,
+  editSlackMessage,
+  postSlackMessage,
+  reactToSlackMessage,
+} from "./slack-messages.js";
+import { openSlackModal, updateSlackModal } from "./slack-modal.js";
+import { postSlackEphemeral, scheduleSlackMessage } from "./slack-schedule.js";
+import { fetchSlackUser } from "./slack-user.js";
 import { SlackSocketConnection } from "./socket.js";
 import {
   decodeSlackThreadId,
-  encodeSlackMessageId,
   encodeSlackThreadId,
   isSlackDMChannel,
   SLACK_ADAPTER_NAME,
@@ -227,23 +232,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
   }
 
   async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
-    const { channel, threadTs } = decodeSlackThreadId(threadId);
-    const body = renderSlackMessage(message);
-    const parts = body.blocks ? [body.text] : splitSlackText(body.text);
-    let first: SlackResponse | undefined;
-    for (const [index, text] of parts.entries()) {
-      const answer = await this.api.call("chat.postMessage", {
-        channel,
-        text,
-        ...(index === 0 && body.blocks ? { blocks: body.blocks } : {}),
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        // Upstream's default: a bot's links do not unfold into previews.
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-      first ??= answer;
-    }
-    return this.rawMessage(channel, threadId, first as SlackResponse);
+    return postSlackMessage(this.api, this.team, threadId, message);
   }
 
   async editMessage(
@@ -251,29 +240,19 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     messageId: string,
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
-    const { channel } = decodeSlackThreadId(threadId);
-    const body = renderSlackMessage(message);
-    const answer = await this.api.call("chat.update", {
-      channel,
-      ts: slackTsOfMessageId(messageId),
-      // An edit is one message: text past the limit is cut with a marker, never refused.
-      text: splitSlackText(body.text)[0],
-      blocks: body.blocks ?? [],
-    });
-    return this.rawMessage(channel, threadId, answer);
+    return editSlackMessage(this.api, this.team, threadId, messageId, message);
   }
 
   async deleteMessage(threadId: string, messageId: string): Promise<void> {
-    const { channel } = decodeSlackThreadId(threadId);
-    await this.api.call("chat.delete", { channel, ts: slackTsOfMessageId(messageId) });
+    await deleteSlackMessage(this.api, threadId, messageId);
   }
 
   async addReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
-    await this.react("reactions.add", threadId, messageId, emoji);
+    await reactToSlackMessage(this.api, "reactions.add", threadId, messageId, emoji);
   }
 
   async removeReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
-    await this.react("reactions.remove", threadId, messageId, emoji);
+    await reactToSlackMessage(this.api, "reactions.remove", threadId, messageId, emoji);
   }
 
   /**
@@ -397,31 +376,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
   }
 
   async getUser(userId: string): Promise<UserInfo | null> {
-    let answer: SlackResponse;
-    try {
-      answer = await this.api.call("users.info", { user: userId });
-    } catch (error) {
-      // Upstream's contract: null for an unknown user and for a failed look-up alike.
-      if (!(error instanceof SlackApiError && error.slackError === "user_not_found")) {
-        this.logger().warn("slack: users.info failed", { error, userId });
-      }
-      return null;
-    }
-    const user = (answer.user ?? {}) as Json;
-    const profile = (user.profile ?? {}) as Json;
-    const text = (value: unknown) =>
-      typeof value === "string" && value !== "" ? value : undefined;
-    const fullName = text(profile.real_name) ?? text(user.real_name);
-    const email = text(profile.email);
-    const avatarUrl = text(profile.image_192) ?? text(profile.image_72);
-    return {
-      userId,
-      userName: text(profile.display_name) ?? text(user.name) ?? userId,
-      ...(fullName === undefined ? {} : { fullName }),
-      ...(email === undefined ? {} : { email }),
-      ...(avatarUrl === undefined ? {} : { avatarUrl }),
-      isBot: user.is_bot === true,
-    };
+    return fetchSlackUser(this.api, this.logger(), userId);
   }
 
   async postEphemeral(
@@ -429,16 +384,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     userId: string,
     message: AdapterPostableMessage,
   ): Promise<EphemeralMessage> {
-    const { channel, threadTs } = decodeSlackThreadId(threadId);
-    const body = renderSlackMessage(message);
-    const answer = await this.api.call("chat.postEphemeral", {
-      channel,
-      user: userId,
-      text: splitSlackText(body.text)[0],
-      ...(body.blocks ? { blocks: body.blocks } : {}),
-      ...(threadTs ? { thread_ts: threadTs } : {}),
-    });
-    return { id: String(answer.message_ts ?? ""), threadId, usedFallback: false, raw: answer };
+    return postSlackEphemeral(this.api, threadId, userId, message);
   }
 
   async scheduleMessage(
@@ -446,28 +392,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     message: AdapterPostableMessage,
     options: ScheduleOptions,
   ): Promise<ScheduledMessage> {
-    const { channel, threadTs } = decodeSlackThreadId(threadId);
-    const body = renderSlackMessage(message);
-    const answer = await this.api.call("chat.scheduleMessage", {
-      channel,
-      post_at: Math.floor(options.postAt.getTime() / 1_000),
-      text: splitSlackText(body.text)[0],
-      ...(body.blocks ? { blocks: body.blocks } : {}),
-      ...(threadTs ? { thread_ts: threadTs } : {}),
-    });
-    const scheduledMessageId = String(answer.scheduled_message_id ?? "");
-    return {
-      scheduledMessageId,
-      channelId: `slack:${channel}`,
-      postAt: options.postAt,
-      raw: answer,
-      cancel: async () => {
-        await this.api.call("chat.deleteScheduledMessage", {
-          channel,
-          scheduled_message_id: scheduledMessageId,
-        });
-      },
-    };
+    return scheduleSlackMessage(this.api, threadId, message, options);
   }
 
   async openModal(
@@ -475,11 +400,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     modal: ModalElement,
     contextId?: string,
   ): Promise<{ viewId: string }> {
-    const answer = await this.api.call("views.open", {
-      trigger_id: triggerId,
-      view: slackViewFor(modal, contextId),
-    });
-    return { viewId: String((answer.view as Json | undefined)?.id ?? "") };
+    return openSlackModal(this.api, triggerId, modal, contextId);
   }
 
   /** Replaces an open view (`views.update`). */
@@ -488,20 +409,7 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     modal: ModalElement,
     contextId?: string,
   ): Promise<{ viewId: string }> {
-    const answer = await this.api.call("views.update", {
-      view_id: viewId,
-      view: slackViewFor(modal, contextId),
-    });
-    return { viewId: String((answer.view as Json | undefined)?.id ?? viewId) };
-  }
-
-  private async react(method: string, threadId: string, messageId: string, emoji: string) {
-    const { channel } = decodeSlackThreadId(threadId);
-    await this.api.call(method, {
-      channel,
-      timestamp: slackTsOfMessageId(messageId),
-      name: defaultEmojiResolver.toSlack(emoji.replace(/^:|:$/g, "")),
-    });
+    return updateSlackModal(this.api, viewId, modal, contextId);
   }
 
   private async threadOfMessage(channel: string, ts: string): Promise<string> {
@@ -509,16 +417,6 @@ export class SlackAdapter implements Adapter<SlackThreadData> {
     const first = (answer.messages as Json[] | undefined)?.[0];
     const parent = typeof first?.thread_ts === "string" ? first.thread_ts : undefined;
     return slackThreadIdOf(channel, ts, parent);
-  }
-
-  private rawMessage(channel: string, threadId: string, answer: SlackResponse): RawMessage {
-    const ts = String(answer.ts ?? "");
-    const team = (answer.message as Json | undefined)?.team;
-    return {
-      id: encodeSlackMessageId(typeof team === "string" ? team : this.team, channel, ts),
-      threadId,
-      raw: answer,
-    };
   }
 
   protected self(): SlackSelf {

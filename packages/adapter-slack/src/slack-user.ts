@@ -1,0 +1,43 @@
+import type { Logger, UserInfo } from "@baton/core";
+import type { SlackApi, SlackResponse } from "./api.js";
+import { SlackApiError } from "./errors.js";
+
+type Json = Record<string, unknown>;
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * A user from `users.info`: the display name (else the real name, else the handle) as
+ * `userName`, the real name, email and avatar when Slack has them. `null` for an unknown user and
+ * for a failed look-up alike (upstream's contract), the failure logged.
+ */
+export async function fetchSlackUser(
+  api: SlackApi,
+  logger: Logger,
+  userId: string,
+): Promise<UserInfo | null> {
+  let answer: SlackResponse;
+  try {
+    answer = await api.call("users.info", { user: userId });
+  } catch (error) {
+    if (!(error instanceof SlackApiError && error.slackError === "user_not_found")) {
+      logger.warn("slack: users.info failed", { error, userId });
+    }
+    return null;
+  }
+  const user = (answer.user ?? {}) as Json;
+  const profile = (user.profile ?? {}) as Json;
+  const fullName = text(profile.real_name) ?? text(user.real_name);
+  const email = text(profile.email);
+  const avatarUrl = text(profile.image_192) ?? text(profile.image_72);
+  return {
+    userId,
+    userName: text(profile.display_name) ?? fullName ?? text(user.name) ?? userId,
+    ...(fullName === undefined ? {} : { fullName }),
+    ...(email === undefined ? {} : { email }),
+    ...(avatarUrl === undefined ? {} : { avatarUrl }),
+    isBot: user.is_bot === true,
+  };
+}
