@@ -88,6 +88,13 @@ describe("postEphemeral", () => {
     expect(result.id).toMatch(/^\d+\.\d+$/);
   });
 
+  it("handles empty message_ts in response", async () => {
+    const h = await harness();
+    h.fake.answerNext("chat.postEphemeral", { ok: true });
+    const result = await h.adapter.postEphemeral(THREAD, "U456", "Secret");
+    expect(result).toMatchObject({ id: "", threadId: THREAD, usedFallback: false });
+  });
+
   it("normalizes empty threadTs to undefined", async () => {
     const h = await harness();
     await h.adapter.postEphemeral("slack:C123:", "U456", "Secret");
@@ -234,6 +241,12 @@ describe("openDM", () => {
     const threadId = await h.adapter.openDM("U456");
     expect(h.fake.callsOf("conversations.open")[0]?.args.users).toBe("U456");
     expect(threadId).toBe("slack:D456:");
+  });
+
+  it("throws when no channel returned", async () => {
+    const h = await harness();
+    h.fake.answerNext("conversations.open", { ok: true });
+    await expect(h.adapter.openDM("U456")).rejects.toBeInstanceOf(SlackApiError);
   });
 });
 
@@ -427,6 +440,15 @@ describe("getUser", () => {
     const h = await harness();
     h.fake.addUser({ id: "U0BOT", name: "helper", isBot: true });
     expect((await h.adapter.getUser("U0BOT"))?.isBot).toBe(true);
+  });
+
+  it("should fall through to real_name when display_name is empty", async () => {
+    const h = await harness();
+    h.fake.addUser({ id: "U321", name: "jdoe", displayName: "", realName: "Jane Doe" });
+    expect(await h.adapter.getUser("U321")).toMatchObject({
+      userName: "Jane Doe",
+      fullName: "Jane Doe",
+    });
   });
 
   it("should call users.info with correct user ID", async () => {

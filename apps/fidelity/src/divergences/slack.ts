@@ -38,10 +38,6 @@ const PREVIOUS_MESSAGE =
   "not built: the core's message-updated event carries no previous message; Slack's previous_message is not handed to handlers";
 const HIDDEN_EDITS =
   "not ported yet: hidden message_changed events (Slack's unfurl and thread-metadata updates) are ignored when the text did not change (pinned in webhook.test.ts), but these exact upstream cases were not read and ported";
-const MALFORMED_ANSWERS =
-  "not ported yet: the fake Slack answers only well-formed successes, so Slack answers missing message_ts or channel cannot be scripted yet";
-const GETUSER_NAME =
-  "not ported yet: the name fallback order of getUser was not checked against upstream's case";
 const PRIMITIVES =
   "not built: upstream's primitives modules (text-object builders with length checks, mention/link/date formatters, API body helpers) are not part of @baton/adapter-slack's API; escaping is pinned in format.test.ts";
 const BOUNDARY =
@@ -294,11 +290,6 @@ export const SLACK_DIVERGENCES = [
       ],
       reason: FILE_UPLOAD,
     },
-    {
-      kind: "deferred",
-      titles: ["handles empty message_ts in response", "throws when no channel returned"],
-      reason: MALFORMED_ANSWERS,
-    },
     { kind: "deferred", describe: ["fetchMessage"], reason: FETCH_ONE },
     { kind: "deferred", describe: ["ephemeral message ID encoding"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["decodeEphemeralMessageId edge cases"], reason: EPHEMERAL_IDS },
@@ -342,11 +333,6 @@ export const SLACK_DIVERGENCES = [
         "propagates stop() failures once native content has rendered",
       ],
       reason: NATIVE_STREAMING,
-    },
-    {
-      kind: "deferred",
-      titles: ["should fall through to real_name when display_name is empty"],
-      reason: GETUSER_NAME,
     },
     { kind: "deferred", describe: ["subclass extensibility"], reason: SUBCLASS },
     {

@@ -224,7 +224,7 @@ export const FAKE_SLACK_METHODS: Readonly<Record<string, Handler>> = {
         real_name: user.realName ?? user.name,
         is_bot: user.isBot === true,
         profile: {
-          display_name: user.name,
+          display_name: user.displayName ?? user.name,
           real_name: user.realName ?? user.name,
           ...(user.email ? { email: user.email } : {}),
           image_192: `https://avatars.fake.slack.com/${user.id}.png`,

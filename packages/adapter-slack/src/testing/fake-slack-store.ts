@@ -18,6 +18,8 @@ export interface FakeSlackUser {
   readonly id: string;
   readonly name: string;
   readonly realName?: string;
+  /** The profile's display name; default `name` (`""` to test the fallback to the real name). */
+  readonly displayName?: string;
   readonly email?: string;
   readonly isBot?: boolean;
 }

@@ -60,6 +60,8 @@ export interface FakeSlack {
   callsOf(method: string): FakeSlackCall[];
   /** Makes the next call(s) of `method` fail with Slack's error answer. */
   failNext(method: string, failure: FakeSlackFailure): void;
+  /** Answers the next call of `method` with `body` as is (odd but successful Slack answers). */
+  answerNext(method: string, body: Record<string, unknown>): void;
   addUser(user: FakeSlackUser): void;
   /** Forgets recorded calls and scripted failures (the store is kept). */
   reset(): void;
@@ -114,6 +116,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const store = new FakeSlackStore();
   const calls: FakeSlackCall[] = [];
   const failures = new Map<string, FakeSlackFailure[]>();
+  const scriptedAnswers = new Map<string, Record<string, unknown>[]>();
 
   async function answer(request: IncomingMessage, response: ServerResponse) {
     const path = new URL(request.url ?? "/", "http://fake").pathname;
@@ -128,6 +131,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const auth = request.headers.authorization;
     const token = auth?.startsWith("Bearer ") ? auth.slice(7) : (args.token as string | undefined);
     calls.push({ method, args, token });
+    const answerAsIs = scriptedAnswers.get(method)?.shift();
+    if (answerAsIs !== undefined) return send(response, 200, answerAsIs);
     const scripted = failures.get(method)?.shift();
     if (scripted !== undefined) {
       if (scripted.error === "ratelimited") {
@@ -187,12 +192,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       for (let i = 0; i < (failure.times ?? 1); i += 1) list.push(failure);
       failures.set(method, list);
     },
+    answerNext: (method, body) => {
+      scriptedAnswers.set(method, [...(scriptedAnswers.get(method) ?? []), body]);
+    },
     addUser: (user) => {
       store.users.set(user.id, user);
     },
     reset: () => {
       calls.length = 0;
       failures.clear();
+      scriptedAnswers.clear();
     },
     close: async () => {
       await liveSocket.close();
