@@ -123,10 +123,12 @@ export function createAgentBot(options: AgentBotOptions): AgentBot {
       // The handler's own signal (lease lost, shutdown) stops the post as core does; a user's
       // stop ends the stream quietly, keeping what was said so far.
       await thread.post(untilStopped(result.fullStream, run.signal));
-      await control.edit(run.signal.aborted ? notices.stopped : notices.answered);
+      await settle(thread, control, run.signal.aborted ? "stopped" : "answered");
     } catch (error) {
       if (run.signal.aborted) {
-        await control?.edit(notices.stopped);
+        await settle(thread, control, "stopped").catch((failure: unknown) => {
+          logger.warn("could not mark the answer stopped", { threadId: thread.id, failure });
+        });
         return;
       }
       logger.error("answering failed", { threadId: thread.id, error });
@@ -147,6 +149,22 @@ export function createAgentBot(options: AgentBotOptions): AgentBot {
   });
 
   return { chat, stop: (threadId) => stops.stop(threadId) };
+}
+
+/**
+ * Marks the control card done. Where messages can be edited the card becomes the notice; where
+ * they cannot (SMS), a stop is confirmed by a new message and a finished answer needs none.
+ */
+async function settle(
+  thread: Thread,
+  control: SentMessage | undefined,
+  how: "answered" | "stopped",
+): Promise<void> {
+  if (control && thread.adapter.capabilities?.editMessage === true) {
+    await control.edit(notices[how]);
+  } else if (how === "stopped") {
+    await thread.post(notices.stopped);
+  }
 }
 
 function assertOptions(options: AgentBotOptions, strategy: string): void {

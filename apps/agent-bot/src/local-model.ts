@@ -52,7 +52,12 @@ export function createLocalModel(options: LocalModelOptions = {}): LanguageModel
 export function answerText(prompt: Prompt, output: unknown): string {
   const read = messageCount(output);
   const question = lastUserText(prompt);
-  return `I read the last ${read} messages of this conversation. You asked: "${question}". ${CANNED}`;
+  // A tool error (its output is the error text) is said as such, so it never passes for a read.
+  const reading =
+    read === undefined
+      ? "I could not read this conversation."
+      : `I read the last ${read} messages of this conversation.`;
+  return `${reading} You asked: "${question}". ${CANNED}`;
 }
 
 type StreamPart = Record<string, unknown> & { type: string };
@@ -141,7 +146,7 @@ function lastUserText(prompt: Prompt): string {
   return "";
 }
 
-function messageCount(output: unknown): number {
+function messageCount(output: unknown): number | undefined {
   const messages = (output as { messages?: unknown } | null)?.messages;
-  return Array.isArray(messages) ? messages.length : 0;
+  return Array.isArray(messages) ? messages.length : undefined;
 }

@@ -9,7 +9,7 @@ import {
   type WebAdapter,
   type WebIdentity,
 } from "@baton/adapter-web";
-import type { Logger, LogLevel, StateAdapter } from "@baton/core";
+import type { Adapter, Logger, LogLevel, StateAdapter } from "@baton/core";
 import type { LanguageModel } from "ai";
 import { type AgentBot, type AgentStrategy, createAgentBot } from "./bot.js";
 
@@ -23,6 +23,8 @@ export interface AgentServerOptions {
   /** The interface. Default `127.0.0.1`: the demo identity below is not authentication. */
   readonly host?: string;
   readonly logger?: Logger | LogLevel;
+  /** Hosted platforms beside the web adapter, each answered on its own webhook path. */
+  readonly platforms?: readonly { readonly adapter: Adapter; readonly path: string }[];
 }
 
 /** A running agent bot behind HTTP. */
@@ -67,9 +69,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     userName: "agent",
     botUserId: "agent",
   });
+  const platforms = options.platforms ?? [];
   const bot = createAgentBot({
     state: options.state,
-    adapters: { web: adapter },
+    adapters: {
+      web: adapter,
+      ...Object.fromEntries(platforms.map((platform) => [platform.adapter.name, platform.adapter])),
+    },
     model: options.model,
     ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
     logger: options.logger ?? "info",
@@ -81,6 +87,11 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     const { pathname } = new URL(request.url);
     if (pathname.startsWith(CHAT_PATH)) {
       return (await bot.chat.webhooks.web?.(request)) ?? json(404, { ok: false });
+    }
+    const platform = platforms.find((one) => pathname === one.path);
+    if (platform) {
+      const webhook = bot.chat.webhooks[platform.adapter.name];
+      return (await webhook?.(request)) ?? json(404, { ok: false });
     }
     if (pathname === STOP_PATH && request.method === "POST") {
       const identity = identifyDemoUser(request);
