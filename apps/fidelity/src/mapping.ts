@@ -41,7 +41,7 @@ function teamsMappings(): FileMapping[] {
     ["graph/index.test.ts", []],
     ["index.test.ts", index],
     ["markdown.test.ts", ["markdown.test.ts"]],
-    ["modals-primitives/boundary.test.ts", []],
+    ["modals-primitives/boundary.test.ts", ["boundary.test.ts"]],
     ["modals-primitives/index.test.ts", ["modals.test.ts"]],
     ["modals.test.ts", ["modals.test.ts"]],
     ["webhook/boundary.test.ts", ["boundary.test.ts"]],

@@ -51,6 +51,18 @@ export {
 } from "./format-html.js";
 export { stripBotMention } from "./message.js";
 export {
+  DIALOG_CALLBACK_KEY,
+  DIALOG_CONTEXT_KEY,
+  modalResponseToTaskModuleResponse,
+  modalToAdaptiveCard,
+  parseDialogSubmitValues,
+  parseTeamsDialogSubmitValues,
+  type TeamsDialogCard,
+  type TeamsTaskModuleResponse,
+  taskContinue,
+  toTeamsTaskModuleResponse,
+} from "./modals.js";
+export {
   type ResolvedTeamsOptions,
   resolveTeamsOptions,
   type TeamsAdapterConfig,

@@ -113,15 +113,23 @@ function modalChild(child: ModalChild): AdaptiveElement | undefined {
  */
 export function modalToAdaptiveCard(
   modal: ModalElement,
-  contextId: string | undefined,
-  callbackId: string = modal.callbackId,
+  context: string | undefined | { contextId?: string; callbackId?: string },
+  callbackIdOverride?: string,
 ): TeamsDialogCard {
+  // Upstream has both forms: (modal, contextId, callbackId) and (modal, { contextId, callbackId }).
+  const options =
+    typeof context === "object" ? context : { contextId: context, callbackId: callbackIdOverride };
+  const contextId = options.contextId;
+  const callbackId = options.callbackId ?? modal.callbackId;
   const body = modal.children
     .map(modalChild)
     .filter((element): element is AdaptiveElement => element !== undefined);
   const submit = new SubmitAction({
     title: modal.submitLabel ?? "Submit",
-    data: { [DIALOG_CONTEXT_KEY]: contextId, [DIALOG_CALLBACK_KEY]: callbackId } as never,
+    data: {
+      ...(contextId === undefined ? {} : { [DIALOG_CONTEXT_KEY]: contextId }),
+      [DIALOG_CALLBACK_KEY]: callbackId,
+    } as never,
   });
   const card = new AdaptiveCard(...body).withVersion(ADAPTIVE_CARD_VERSION).withActions(submit);
   const plain = toPlainData<Omit<TeamsDialogCard, "$schema">>(card);
@@ -166,7 +174,7 @@ export function taskContinue(title: string, card: TeamsDialogCard | Record<strin
 
 function errorCard(errors: Record<string, string>): Record<string, unknown> {
   const lines = Object.entries(errors).map(([field, message]) =>
-    toPlainData(new TextBlock(`${field}: ${message}`, { wrap: true, color: "Attention" })),
+    toPlainData(new TextBlock(`**${field}**: ${message}`, { wrap: true, color: "Attention" })),
   );
   const intro = toPlainData(
     new TextBlock("Please fix the following and submit again:", { wrap: true, weight: "Bolder" }),
@@ -206,4 +214,15 @@ export function modalResponseToTaskModuleResponse(
     case "errors":
       return taskContinue("Validation Error", errorCard(response.errors));
   }
+}
+
+/** Upstream's primitives name for {@link parseDialogSubmitValues}. */
+export const parseTeamsDialogSubmitValues = parseDialogSubmitValues;
+
+/** Upstream's primitives form of {@link modalResponseToTaskModuleResponse}, options last. */
+export function toTeamsTaskModuleResponse(
+  response: ModalResponse | undefined,
+  options: { contextId?: string; logger?: Pick<Logger, "warn"> } = {},
+): TeamsTaskModuleResponse | undefined {
+  return modalResponseToTaskModuleResponse(response, options.logger, options.contextId);
 }

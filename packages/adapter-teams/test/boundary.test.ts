@@ -69,3 +69,9 @@ describe("webhook import boundary", () => {
     expectStandalone(["parse.ts", "verify.ts", "message.ts"]);
   });
 });
+
+describe("modals import boundary", () => {
+  it("does not import the full adapter or runtime packages", () => {
+    expectStandalone(["modals.ts", "dialogs.ts"]);
+  });
+});

@@ -230,6 +230,23 @@ describe("Teams webhook primitives", () => {
     expect(install.action).toBe("add");
   });
 
+  it("classifies card actions and dialogs", () => {
+    expect(
+      classify({
+        ...baseActivity,
+        name: "adaptiveCard/action",
+        type: "invoke",
+        value: { actionId: "approve" },
+      }),
+    ).toMatchObject({ actionId: "approve", kind: "action" });
+    expect(classify({ ...baseActivity, name: "task/fetch", type: "invoke" })).toMatchObject({
+      kind: "dialogOpen",
+    });
+    expect(classify({ ...baseActivity, name: "task/submit", type: "invoke" })).toMatchObject({
+      kind: "dialogSubmit",
+    });
+  });
+
   it("throws parse errors for invalid JSON", () => {
     expect(() => parseTeamsActivity("{")).toThrow(TeamsActivityParseError);
   });

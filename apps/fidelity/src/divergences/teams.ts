@@ -5,8 +5,6 @@ const ADR = "docs/adr/0023-teams-sdk-and-errors.md";
 
 const GRAPH =
   "not built: @baton/adapter-teams talks to the Bot Connector only; Microsoft Graph (thread history, channel info, sender e-mail and getUser lookups) needs Graph permissions and a Graph client the adapter does not have yet (capabilities history and getUser are false)";
-const DIALOGS =
-  "not built: Teams dialogs (task modules: task/fetch and task/submit invokes rendered from a Modal) are not implemented; the adapter declares modals: false and openModal is absent";
 const FILES =
   "not built: inbound file downloads (Teams file-download cards, inline images fetched with the bot token) are not implemented; attachments carry their URL, name and type only";
 const STREAMING =
@@ -20,12 +18,6 @@ export const TEAMS_DIVERGENCES = [
   ...divergencesOf(`${T}/graph/index.test.ts`, [{ kind: "deferred", describe: [], reason: GRAPH }]),
   ...divergencesOf(`${T}/graph/boundary.test.ts`, [
     { kind: "deferred", describe: [], reason: GRAPH },
-  ]),
-  ...divergencesOf(`${T}/modals-primitives/index.test.ts`, [
-    { kind: "deferred", describe: [], reason: DIALOGS },
-  ]),
-  ...divergencesOf(`${T}/modals-primitives/boundary.test.ts`, [
-    { kind: "deferred", describe: [], reason: DIALOGS },
   ]),
   ...divergencesOf(`${T}/attachments.test.ts`, [{ kind: "deferred", describe: [], reason: FILES }]),
   ...divergencesOf(`${T}/errors.test.ts`, [
@@ -144,11 +136,6 @@ export const TEAMS_DIVERGENCES = [
       reason:
         "different on purpose: Baton has no continuation object; the thread id carries conversation and service URL, and the adapter keeps each conversation's and user's reference (service URL, tenant, bot id) in the State for proactive posts — mention state is pinned in test/webhook.test.ts",
       link: ADR,
-    },
-    {
-      kind: "deferred",
-      titles: ["classifies card actions and dialogs"],
-      reason: DIALOGS,
     },
   ]),
 ];
