@@ -116,8 +116,9 @@ export function renderTelegramPost(
       step: "render telegram post",
     });
   }
+  // A part that shows nothing (an empty quote, say) is one Telegram refuses as empty text.
   return {
-    parts: parts.filter((part) => part.text.trim() !== ""),
+    parts: parts.filter((part) => part.text.trim() !== "" && part.plain.trim() !== ""),
     keyboard: undefined,
     files,
     attachments,
@@ -159,16 +160,36 @@ async function uploadOf(file: FileUpload): Promise<{ source: Buffer; filename: s
   return { source, filename: file.filename };
 }
 
-function isImage(name: string | undefined, mimeType: string | undefined): boolean {
-  return mimeType?.startsWith("image/") === true || /\.(png|jpe?g|gif|webp)$/i.test(name ?? "");
+/** How Telegram takes a file: each kind has its own method and field. */
+type UploadKind = "photo" | "video" | "audio" | "document";
+
+const UPLOAD_METHODS: Record<UploadKind, string> = {
+  photo: "sendPhoto",
+  video: "sendVideo",
+  audio: "sendAudio",
+  document: "sendDocument",
+};
+
+function kindOfFile(name: string | undefined, mimeType: string | undefined): UploadKind {
+  if (mimeType?.startsWith("image/") || /\.(png|jpe?g|gif|webp)$/i.test(name ?? "")) return "photo";
+  if (mimeType?.startsWith("video/") || /\.(mp4|mov|webm)$/i.test(name ?? "")) return "video";
+  if (mimeType?.startsWith("audio/") || /\.(mp3|m4a|ogg|wav)$/i.test(name ?? "")) return "audio";
+  return "document";
 }
+
+const KIND_OF_ATTACHMENT: Record<Attachment["type"], UploadKind> = {
+  image: "photo",
+  video: "video",
+  audio: "audio",
+  file: "document",
+};
 
 /** An attachment as an upload: its bytes (given, or loaded with `fetchData`), else its URL. */
 async function attachmentUpload(
   attachment: Attachment,
-): Promise<{ media: unknown; photo: boolean }> {
-  const photo = attachment.type === "image";
-  const filename = attachment.name ?? (photo ? "image.jpg" : "file");
+): Promise<{ media: unknown; kind: UploadKind }> {
+  const kind = KIND_OF_ATTACHMENT[attachment.type];
+  const filename = attachment.name ?? (kind === "photo" ? "image.jpg" : "file");
   const data = attachment.data ?? (attachment.fetchData ? await attachment.fetchData() : undefined);
   if (data !== undefined) {
     return {
@@ -177,7 +198,7 @@ async function attachmentUpload(
         filename,
         ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),
       }),
-      photo,
+      kind,
     };
   }
   if (attachment.url === undefined || !/^https?:\/\//.test(attachment.url)) {
@@ -185,7 +206,7 @@ async function attachmentUpload(
       step: "post telegram message",
     });
   }
-  return { media: attachment.url, photo };
+  return { media: attachment.url, kind };
 }
 
 /**
@@ -203,7 +224,7 @@ export async function sendTelegramPost(
     ...(await Promise.all(
       rendered.files.map(async (file) => ({
         media: (await uploadOf(file)) as unknown,
-        photo: isImage(file.filename, file.mimeType),
+        kind: kindOfFile(file.filename, file.mimeType),
       })),
     )),
     ...(await Promise.all(rendered.attachments.map(attachmentUpload))),
@@ -241,8 +262,8 @@ export async function sendTelegramPost(
     );
   }
   for (const [index, upload] of uploads.entries()) {
-    const method = upload.photo ? "sendPhoto" : "sendDocument";
-    const field = upload.photo ? "photo" : "document";
+    const method = UPLOAD_METHODS[upload.kind];
+    const field = upload.kind;
     const withCaption = index === 0 && caption !== undefined;
     const last = index === uploads.length - 1;
     const send = (text: string | undefined, parseMode: string | undefined) =>

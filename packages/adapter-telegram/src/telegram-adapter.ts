@@ -123,7 +123,9 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   /** The bot's numeric id: the part of the token before `:` (stable across token rotation). */
   get botUserId(): string | undefined {
     const token = this.options.botToken;
-    return typeof token === "string" ? token.split(":")[0] : undefined;
+    // Only a well-formed token's numeric prefix: a malformed one must never end up in State keys.
+    const match = typeof token === "string" ? /^(\d+):/.exec(token) : null;
+    return match?.[1];
   }
 
   /**

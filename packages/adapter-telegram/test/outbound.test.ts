@@ -173,6 +173,29 @@ describe("TelegramAdapter", () => {
     });
   });
 
+  // Upstream generates this test per attachment type from a template; the manifest keeps the
+  // template as the title, so this one test covers every type.
+  it("posts $type attachments with Telegram $method uploads", async () => {
+    const h = await harness();
+    const cases = [
+      { type: "image", method: "sendPhoto", field: "photo" },
+      { type: "video", method: "sendVideo", field: "video" },
+      { type: "audio", method: "sendAudio", field: "audio" },
+      { type: "file", method: "sendDocument", field: "document" },
+    ] as const;
+    for (const { type, method, field } of cases) {
+      await h.adapter.postMessage(DM, {
+        raw: `a ${type}`,
+        attachments: [{ type, name: `${type}.bin`, data: new Uint8Array([1, 2]) }],
+      });
+      expect(h.fake.calls(method)[0]?.params[field], method).toMatchObject({
+        filename: `${type}.bin`,
+        size: 2,
+      });
+      expect(h.fake.calls(method)[0]?.params.caption).toBe(`a ${type}`);
+    }
+  });
+
   it("posts attachment data loaded through fetchData", async () => {
     const h = await harness();
     await h.adapter.postMessage(DM, {

@@ -52,12 +52,6 @@ export const TELEGRAM_DIVERGENCES = [
     },
     {
       kind: "deferred",
-      titles: ["posts $type attachments with Telegram $method uploads"],
-      reason:
-        "not built: outbound files go as sendPhoto (images) or sendDocument (everything else); sendVideo/sendAudio/sendVoice per attachment type are not part of issue 14",
-    },
-    {
-      kind: "deferred",
       titles: ["uses the private chat streaming edit floor", "uses the group streaming edit floor"],
       reason: FLOORS,
     },

@@ -181,12 +181,14 @@ export class FakeTelegram {
       case "sendMessage":
         return this.store(params, "text", MESSAGE_LIMIT);
       case "sendPhoto":
+      case "sendVideo":
+      case "sendAudio":
       case "sendDocument":
         return this.store(
           params,
           "caption",
           CAPTION_LIMIT,
-          method === "sendPhoto" ? "photo" : "document",
+          method.slice("send".length).toLowerCase(),
         );
       case "editMessageText":
         return this.edit(params);
