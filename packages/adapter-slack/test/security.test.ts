@@ -286,3 +286,67 @@ describe("the answer comes before any platform call", () => {
     await Promise.all(tasks);
   });
 });
+
+describe("verifySlackSignature", () => {
+  const signingSecret = "8f742231b10e8888abcd99yyyzzz85a5";
+  const body = "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&command=%2Fweather&text=94070";
+  const seconds = 1_531_420_618;
+  const nowMs = seconds * 1_000 + 10_000;
+
+  it("accepts a valid Slack signature", async () => {
+    const { verifySlackSignature } = await import("../src/index.js");
+    const signature = slackSignature(signingSecret, seconds, body);
+    expect(
+      verifySlackSignature({ signingSecret, body, signature, timestamp: String(seconds), nowMs }),
+    ).toBe(true);
+  });
+
+  it("rejects stale timestamps", async () => {
+    const { verifySlackSignature } = await import("../src/index.js");
+    const signature = slackSignature(signingSecret, seconds, body);
+    const later = seconds * 1_000 + 301_000;
+    expect(
+      verifySlackSignature({
+        signingSecret,
+        body,
+        signature,
+        timestamp: String(seconds),
+        nowMs: later,
+      }),
+    ).toBe(false);
+    const earlier = seconds * 1_000 - 301_000;
+    expect(
+      verifySlackSignature({
+        signingSecret,
+        body,
+        signature,
+        timestamp: String(seconds),
+        nowMs: earlier,
+      }),
+    ).toBe(false);
+  });
+
+  it("rejects invalid signatures", async () => {
+    const { verifySlackSignature } = await import("../src/index.js");
+    for (const signature of ["", "v0=", "nonsense", "v1=abc", null]) {
+      expect(
+        verifySlackSignature({ signingSecret, body, signature, timestamp: String(seconds), nowMs }),
+      ).toBe(false);
+    }
+  });
+
+  it("rejects well-formed signatures with the wrong digest", async () => {
+    const { verifySlackSignature } = await import("../src/index.js");
+    const other = slackSignature("another-secret", seconds, body);
+    expect(other).toMatch(/^v0=[0-9a-f]{64}$/);
+    expect(
+      verifySlackSignature({
+        signingSecret,
+        body,
+        signature: other,
+        timestamp: String(seconds),
+        nowMs,
+      }),
+    ).toBe(false);
+  });
+});
