@@ -78,10 +78,15 @@ export async function openBackend(
   backend: BackendName,
   implementation: Implementation,
   urls: ServerUrls,
+  fastPaths = true,
 ): Promise<OpenBackend> {
   if (backend === "memory") {
+    // Baton's memory State offers the fused fast paths on request; `fastPaths: false` measures
+    // the runtime's fallback to separate calls (what a user's own backend without them gets).
     const state =
-      implementation === "baton" ? createBatonMemoryState() : createUpstreamMemoryState();
+      implementation === "baton"
+        ? createBatonMemoryState({ fastPaths })
+        : createUpstreamMemoryState();
     return {
       state,
       roundTrips: NO_ROUND_TRIPS,

@@ -14,6 +14,8 @@ export interface BotOptions {
   readonly strategy: BenchStrategy;
   readonly probe: HandlerProbe;
   readonly urls: ServerUrls;
+  /** Offer Baton the State's fused fast paths where the backend has them; default true. */
+  readonly fastPaths?: boolean;
 }
 
 /** The adapter name, and so the prefix of every thread id the bench sends. */
@@ -29,7 +31,8 @@ export const ADAPTER_NAME = "bench";
  */
 export async function createBot(options: BotOptions, opened?: OpenBackend): Promise<BenchBot> {
   const backend =
-    opened ?? (await openBackend(options.backend, options.implementation, options.urls));
+    opened ??
+    (await openBackend(options.backend, options.implementation, options.urls, options.fastPaths));
   try {
     return options.implementation === "baton"
       ? await createBatonBot(options, backend)

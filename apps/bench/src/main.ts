@@ -14,6 +14,7 @@ const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
   --messages N     measured messages per scenario and implementation (default 300)
   --warmup N       warm-up messages before each measurement (default 30)
   --rounds N       interleaved rounds per scenario and backend, median reported (default 5)
+  --no-fast-paths  measure Baton without the State's fused fast paths (the fallback path)
   --backends LIST  comma-separated: memory,redis,postgres (default all)
   --scenarios LIST comma-separated: ${SCENARIO_NAMES.join(",")} (default all)
   --out PATH       where to write the report (default docs/benchmarks.md)
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       messages: { type: "string", default: "300" },
       warmup: { type: "string", default: "30" },
       rounds: { type: "string", default: "5" },
+      "no-fast-paths": { type: "boolean", default: false },
       backends: { type: "string", default: BACKENDS.join(",") },
       scenarios: { type: "string", default: SCENARIO_NAMES.join(",") },
       out: { type: "string", default: DEFAULT_OUT },
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     messages,
     warmupMessages,
     rounds,
+    fastPaths: !values["no-fast-paths"],
     urls,
     onResult: (result) => console.log(progressLine(result)),
   });

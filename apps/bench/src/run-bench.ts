@@ -27,6 +27,8 @@ export interface BenchPlan {
    * A B, B A, A B … so both sample the same stretch of a noisy machine. Default 1.
    */
   readonly rounds?: number;
+  /** Offer Baton the fused State fast paths where a backend has them; default true. */
+  readonly fastPaths?: boolean;
   /** Which implementations to measure; default both, Baton and upstream. */
   readonly implementations?: readonly Implementation[];
   /** Called after each measurement, e.g. to print progress. */
@@ -91,6 +93,7 @@ async function measureOne(
     strategy: spec.strategy,
     probe,
     urls: plan.urls,
+    fastPaths: plan.fastPaths ?? true,
   });
   try {
     const runId = `${implementation[0]}${backend[0]}${Date.now().toString(36)}`;
