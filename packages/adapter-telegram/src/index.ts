@@ -10,6 +10,7 @@ export function createTelegramAdapter(config: TelegramAdapterConfig = {}): Teleg
 }
 
 export { TelegramApi, type TelegramApiOptions } from "./api.js";
+export { TELEGRAM_CAPABILITIES } from "./capabilities.js";
 export {
   cardToTelegramInlineKeyboard,
   cardToTelegramText,
@@ -58,7 +59,7 @@ export {
   type TelegramUser,
   TelegramWebhookParseError,
 } from "./parse.js";
-export { pollLeaseKey, pollOffsetKey } from "./polling.js";
+export { isServerlessRuntime, pollLeaseKey, pollOffsetKey } from "./polling.js";
 export { splitTelegramMarkdown, splitTelegramText } from "./split.js";
 export { TelegramAdapter } from "./telegram-adapter.js";
 export {

@@ -82,7 +82,7 @@ export class TelegramPoller {
 
   private async run(): Promise<void> {
     const scope = await this.options.scope();
-    const { settings, clock } = this.options;
+    const { settings } = this.options;
     while (this.running) {
       if (this.lease === undefined && !(await this.tryAcquire(scope))) {
         await this.pause(settings.leaseTtlMs / 3);
@@ -95,7 +95,6 @@ export class TelegramPoller {
         this.options.logger().warn("telegram: getUpdates failed", { error });
         await this.pause(settings.retryDelayMs);
       }
-      void clock;
     }
   }
 
@@ -178,4 +177,14 @@ export class TelegramPoller {
   private async pause(delayMs: number): Promise<void> {
     await sleep(this.options.clock, delayMs, this.stopController.signal).catch(() => undefined);
   }
+}
+
+/**
+ * True on a serverless platform (Vercel, AWS Lambda, Netlify, Cloud Run/Functions): a function
+ * that sleeps between requests cannot hold a long poll, so `auto` stays on webhooks there.
+ */
+export function isServerlessRuntime(env: Record<string, string | undefined>): boolean {
+  return ["VERCEL", "AWS_LAMBDA_FUNCTION_NAME", "NETLIFY", "K_SERVICE", "FUNCTION_TARGET"].some(
+    (name) => (env[name] ?? "") !== "",
+  );
 }

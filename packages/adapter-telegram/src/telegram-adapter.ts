@@ -6,7 +6,6 @@ import {
   type ChatHost,
   ConfigError,
   defaultEmojiResolver,
-  defineCapabilities,
   type FetchMessagesResult,
   type Logger,
   type Message,
@@ -19,6 +18,7 @@ import {
 } from "@baton/core";
 import { TelegramApi } from "./api.js";
 import { TelegramCallbackStore } from "./callback-store.js";
+import { TELEGRAM_CAPABILITIES } from "./capabilities.js";
 import {
   decodeTelegramCallbackData,
   encodeTelegramCallbackData,
@@ -33,7 +33,7 @@ import type { TelegramChatMemberEvent, TelegramEventHandler } from "./events.js"
 import { messageFromTelegram, type TelegramBotIdentity } from "./message.js";
 import type { ResolvedTelegramOptions } from "./options.js";
 import { toTelegramUpdate } from "./parse.js";
-import { TelegramPoller } from "./polling.js";
+import { isServerlessRuntime, TelegramPoller } from "./polling.js";
 import {
   chatParams,
   renderTelegramPost,
@@ -56,16 +56,6 @@ import { dispatchTelegramUpdate, type TelegramUpdateTarget } from "./updates.js"
 import { handleTelegramWebhook } from "./webhook.js";
 
 /**
- * True on a serverless platform (Vercel, AWS Lambda, Netlify, Cloud Run/Functions): a function
- * that sleeps between requests cannot hold a long poll, so `auto` stays on webhooks there.
- */
-export function isServerlessRuntime(env: Record<string, string | undefined>): boolean {
-  return ["VERCEL", "AWS_LAMBDA_FUNCTION_NAME", "NETLIFY", "K_SERVICE", "FUNCTION_TARGET"].some(
-    (name) => (env[name] ?? "") !== "",
-  );
-}
-
-/**
  * Telegram through the Bot API (upstream `@chat-adapter/telegram`'s shape), on telegraf's
  * `Telegram` client. One thread per chat, and one per forum topic; the default lock is per
  * thread, so topics of one forum run in parallel (ADR 0019). Updates arrive by webhook or by long
@@ -74,18 +64,7 @@ export function isServerlessRuntime(env: Record<string, string | undefined>): bo
  */
 export class TelegramAdapter implements Adapter<TelegramThreadData> {
   readonly name = TELEGRAM_ADAPTER_NAME;
-  readonly capabilities = defineCapabilities({
-    streaming: "edit",
-    cards: true,
-    reactions: true,
-    editMessage: true,
-    deleteMessage: true,
-    typing: true,
-    openDM: true,
-    getUser: true,
-    files: true,
-    replies: true,
-  });
+  readonly capabilities = TELEGRAM_CAPABILITIES;
   readonly persistThreadHistory = true;
   readonly streamingUpdateIntervalMs: number;
   readonly lockScope = "thread" as const;
