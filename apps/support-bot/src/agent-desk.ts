@@ -77,7 +77,10 @@ async function take(
 /**
  * Typed in the held conversation itself, this command cannot arrive while the hold lasts: the
  * hold is the thread lock, so the message waits in the queue like the customer's. It only runs
- * once the conversation is free again, and then finds nothing to release.
+ * once the conversation is free again, and then finds nothing to release. Baton could let the
+ * agent's messages through (`thread.hold({ ownerPasses: true })`), but this bot wants them in
+ * the queue: after the hand-back it answers only what the customer wrote after the agent's
+ * last message, and that needs the agent's messages in the same run.
  */
 async function release(
   { takeover }: AgentDeskOptions,
