@@ -28,7 +28,7 @@ function teamsMappings(): FileMapping[] {
   const pairs: Array<[string, string[]]> = [
     ["api/boundary.test.ts", ["boundary.test.ts"]],
     ["api/index.test.ts", ["api.test.ts"]],
-    ["attachments.test.ts", []],
+    ["attachments.test.ts", ["attachments.test.ts"]],
     ["cards-primitives/boundary.test.ts", ["boundary.test.ts"]],
     ["cards-primitives/index.test.ts", ["cards.test.ts"]],
     ["cards.test.ts", ["cards.test.ts"]],

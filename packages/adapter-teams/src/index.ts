@@ -12,6 +12,13 @@ export function createTeamsAdapter(config: TeamsAdapterConfig = {}): TeamsAdapte
 
 export { TeamsApi, type TeamsApiOptions, type TeamsOutboundActivity } from "./api.js";
 export {
+  createAnonymousAttachmentFetchData,
+  createTeamsAttachment,
+  isInternalHost,
+  rehydrateTeamsAttachment,
+  type TeamsAttachmentFetchers,
+} from "./attachments.js";
+export {
   ADAPTIVE_CARD_CONTENT_TYPE,
   ADAPTIVE_CARD_SCHEMA,
   ADAPTIVE_CARD_VERSION,

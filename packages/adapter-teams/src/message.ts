@@ -1,4 +1,9 @@
 import { type Attachment, type Author, Message } from "@baton/core";
+import {
+  createAnonymousAttachmentFetchData,
+  createTeamsAttachment,
+  type TeamsAttachmentFetchers,
+} from "./attachments.js";
 import type { TeamsFormatConverter } from "./format.js";
 import type { TeamsAccount, TeamsActivity } from "./parse.js";
 import { encodeTeamsThreadId } from "./thread-id.js";
@@ -60,29 +65,19 @@ export function stripBotMention(activity: TeamsActivity, appId: string) {
   return { text: text.trim(), mentioned: mentions.length > 0 };
 }
 
-function attachmentsOf(activity: TeamsActivity): Attachment[] {
-  const found: Attachment[] = [];
-  for (const item of activity.attachments) {
-    const contentType = typeof item.contentType === "string" ? item.contentType : "";
-    const url = typeof item.contentUrl === "string" ? item.contentUrl : undefined;
-    // Cards and the HTML copy of the text are the message itself, not attachments.
-    if (contentType.startsWith("application/vnd.microsoft.card") || url === undefined) continue;
-    const type = contentType.startsWith("image/")
-      ? "image"
-      : contentType.startsWith("video/")
-        ? "video"
-        : contentType.startsWith("audio/")
-          ? "audio"
-          : "file";
-    found.push({
-      type,
-      url,
-      ...(typeof item.name === "string" ? { name: item.name } : {}),
-      ...(contentType === "" ? {} : { mimeType: contentType }),
-    });
-  }
-  return found;
+function attachmentsOf(activity: TeamsActivity, fetchers: TeamsAttachmentFetchers): Attachment[] {
+  return activity.attachments
+    .map((item) => createTeamsAttachment(item, activity.serviceUrl, fetchers))
+    .filter((attachment): attachment is Attachment => attachment !== undefined);
 }
+
+/** Fetchers that refuse to download: for messages parsed where no adapter can fetch. */
+const NO_FETCH: TeamsAttachmentFetchers = {
+  createAnonymousFetchData: createAnonymousAttachmentFetchData,
+  fetchAuthenticated: async () => {
+    throw new Error("teams: this message was parsed without an adapter to fetch with");
+  },
+};
 
 /** A message activity as a Baton message (the bot's mention removed, `isMention` set). */
 export function messageFromActivity(
@@ -91,6 +86,7 @@ export function messageFromActivity(
   converter: TeamsFormatConverter,
   receivedAtMs: number,
   edited = false,
+  fetchers: TeamsAttachmentFetchers = NO_FETCH,
 ): Message {
   const { text, mentioned } = stripBotMention(activity, appId);
   const personal =
@@ -109,7 +105,7 @@ export function messageFromActivity(
       edited,
       ...(edited ? { editedAt: new Date(receivedAtMs) } : {}),
     },
-    attachments: attachmentsOf(activity),
+    attachments: attachmentsOf(activity, fetchers),
     isMention: mentioned || personal,
     raw: activity.raw as never,
   });

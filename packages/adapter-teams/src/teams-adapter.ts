@@ -1,6 +1,7 @@
 import {
   type Adapter,
   type AdapterPostableMessage,
+  type Attachment,
   type ChatHost,
   ConfigError,
   defineCapabilities,
@@ -19,6 +20,11 @@ import {
 } from "@baton/core";
 import type { Root } from "mdast";
 import { TeamsApi } from "./api.js";
+import {
+  createAnonymousAttachmentFetchData,
+  rehydrateTeamsAttachment,
+  type TeamsAttachmentFetchers,
+} from "./attachments.js";
 import { PendingDialogs } from "./dialogs.js";
 import type {
   TeamsConversationUpdateEvent,
@@ -89,6 +95,18 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private readonly conversationHandlers: TeamsEventHandler<TeamsConversationUpdateEvent>[] = [];
   private readonly installationHandlers: TeamsEventHandler<TeamsInstallationUpdateEvent>[] = [];
   private readonly dialogs: PendingDialogs;
+  /** Attachment downloads: file links anonymously, connector content with the bot's token. */
+  private readonly fetchers: TeamsAttachmentFetchers = {
+    createAnonymousFetchData: createAnonymousAttachmentFetchData,
+    fetchAuthenticated: async (url) => {
+      const response = await fetch(url, {
+        headers: { authorization: `Bearer ${await this.sdk.botToken()}` },
+        redirect: "error",
+      });
+      if (!response.ok) throw new Error(`teams: attachment download failed: ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
 
   /** The options with every default applied. */
   readonly options: ResolvedTeamsOptions;
@@ -127,6 +145,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
         remember: (activity) => this.remember(activity),
         lifecycle: (activity) => this.lifecycle(activity),
         dialogs: this.dialogs,
+        fetchers: this.fetchers,
       },
       request,
       options,

@@ -6,6 +6,7 @@ import {
   webhookErrorResponse,
 } from "@baton/core";
 import type { InvokeResponse } from "@microsoft/teams.api";
+import type { TeamsAttachmentFetchers } from "./attachments.js";
 import type { PendingDialogs } from "./dialogs.js";
 import type { TeamsFormatConverter } from "./format.js";
 import { authorOf, messageFromActivity, threadIdOf } from "./message.js";
@@ -39,6 +40,8 @@ export interface TeamsWebhookTarget {
   lifecycle(activity: TeamsActivity): Promise<void>;
   /** The task/fetch invokes waiting for a handler's `openModal`. */
   readonly dialogs: PendingDialogs;
+  /** How attachment bytes are downloaded (anonymously, or with the bot's token). */
+  readonly fetchers: TeamsAttachmentFetchers;
 }
 
 /** What an Adaptive Card `Action.Execute` invoke is answered with: "keep the card as it is". */
@@ -193,7 +196,15 @@ async function dispatch(
       await host.receiveMessage(
         target.adapter,
         threadId,
-        async () => messageFromActivity(activity, appId, target.converter, receivedAtMs),
+        async () =>
+          messageFromActivity(
+            activity,
+            appId,
+            target.converter,
+            receivedAtMs,
+            false,
+            target.fetchers,
+          ),
         options,
       );
       return { status: 200 } as InvokeResponse;
@@ -245,7 +256,14 @@ async function dispatch(
       return { status: 200 } as InvokeResponse;
     }
     case "update": {
-      const message = messageFromActivity(activity, appId, target.converter, receivedAtMs, true);
+      const message = messageFromActivity(
+        activity,
+        appId,
+        target.converter,
+        receivedAtMs,
+        true,
+        target.fetchers,
+      );
       detach(
         () => host.processMessageUpdated(target.adapter, message, options),
         logger,
