@@ -32,6 +32,17 @@ export const PLATFORMS: readonly PlatformSpec[] = [
       ["TWILIO_WEBHOOK_URL", "the public URL of /api/twilio, exactly as set on the number"],
     ],
   },
+  {
+    name: "telegram",
+    title: "Telegram (webhook at /api/telegram, or long polling)",
+    adapterPackage: "@baton/adapter-telegram",
+    factory: "createTelegramAdapter",
+    env: [
+      ["TELEGRAM_BOT_TOKEN", "from @BotFather"],
+      ["TELEGRAM_WEBHOOK_SECRET_TOKEN", "the secret_token given to setWebhook"],
+      ["TELEGRAM_BOT_USERNAME", "the bot's @username, without the @"],
+    ],
+  },
 ];
 
 /** A State backend the scaffolder can set a bot up on. */

@@ -18,7 +18,7 @@ export function botFile(plan: ProjectPlan): string {
         return userId ? { userId, userName: userId } : null;
       },
     }),`
-      : `    // Reads its TWILIO_* variables (see .env.example).
+      : `    // Reads its ${platform.env.map(([name]) => name.split("_")[0]).at(0)}_* variables (see .env.example).
     ${platform.name}: ${platform.factory}(),`,
   );
   return `${imports.join("\n")}

@@ -54,7 +54,45 @@ const WEB_TEST = `test("answers a web chat message", async () => {
 });
 `;
 
+const TELEGRAM_TEST = `test("answers a Telegram message, against the offline fake Bot API", async () => {
+  const fake = await startFakeTelegram();
+  const telegram = createTelegramAdapter({
+    botToken: fake.token,
+    secretToken: "test-secret",
+    apiUrl: fake.url,
+    mode: "webhook",
+  });
+  const bot = createBot({ adapters: { telegram }, sync: true });
+  try {
+    const updates = new TelegramUpdateBuilder(fake.botUserName);
+    const response = await bot.webhooks.telegram?.(
+      createTelegramWebhookRequest({ update: updates.message("hello"), secretToken: "test-secret" }),
+    );
+    assert.equal(response?.status, 200);
+    assert.deepEqual(
+      fake.sentTo(PRIVATE_CHAT.id).map((message) => message.text),
+      ["You said: hello"],
+    );
+  } finally {
+    await bot.shutdown();
+    await fake.close();
+  }
+});
+`;
+
 const TESTS: Record<string, { imports: string[]; body: string }> = {
+  telegram: {
+    imports: [
+      'import { createTelegramAdapter } from "@baton/adapter-telegram";',
+      "import {",
+      "  createTelegramWebhookRequest,",
+      "  PRIVATE_CHAT,",
+      "  startFakeTelegram,",
+      "  TelegramUpdateBuilder,",
+      '} from "@baton/adapter-telegram/testing";',
+    ],
+    body: TELEGRAM_TEST,
+  },
   twilio: {
     imports: [
       'import { createTwilioAdapter } from "@baton/adapter-twilio";',
