@@ -33,8 +33,9 @@ export function truncateSlackText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+// Cards set Slack's `emoji` flag on plain text (upstream's Block Kit output); modal views do not.
 function plain(text: string, max: number) {
-  return { type: "plain_text", text: truncateSlackText(text || " ", max) };
+  return { type: "plain_text", text: truncateSlackText(text || " ", max), emoji: true };
 }
 
 function mrkdwn(markdown: string, max: number = SLACK_LIMITS.sectionText) {
@@ -50,13 +51,26 @@ export function slackRadioOption(option: SelectOptionElement) {
   };
 }
 
-/** A Block Kit option object. */
-export function slackOption(option: SelectOptionElement) {
+/**
+ * A Block Kit option object. `emoji` sets Slack's emoji flag on its texts, as card controls
+ * carry it; modal inputs and dynamic select answers leave it out.
+ */
+export function slackOption(option: SelectOptionElement, emoji = false) {
+  const text = (value: string) => ({
+    type: "plain_text",
+    text: truncateSlackText(value, SLACK_LIMITS.optionText),
+    ...(emoji ? { emoji: true } : {}),
+  });
   return {
-    text: plain(option.label, SLACK_LIMITS.optionText),
+    text: text(option.label),
     value: option.value,
-    ...(option.description ? { description: plain(option.description, 75) } : {}),
+    ...(option.description ? { description: text(option.description) } : {}),
   };
+}
+
+/** A card's text fallback as mrkdwn, its controls listed (upstream's `cardToFallbackText`). */
+export function cardToSlackFallbackText(card: CardElement): string {
+  return CONVERTER.fromMarkdown(cardToFallbackText(card));
 }
 
 function controlOf(control: ActionsChild): Record<string, unknown> {
@@ -82,7 +96,9 @@ function controlOf(control: ActionsChild): Record<string, unknown> {
           : {}),
       };
     case "select": {
-      const options = control.options.slice(0, SLACK_LIMITS.options).map(slackOption);
+      const options = control.options
+        .slice(0, SLACK_LIMITS.options)
+        .map((option) => slackOption(option, true));
       const initial = options.find((option) => option.value === control.initialOption);
       return {
         type: "static_select",

@@ -13,6 +13,8 @@ export function createSlackAdapter(config: SlackAdapterConfig = {}): SlackAdapte
 export { SlackApi, type SlackResponse, slackApiUrlOf } from "./api.js";
 export {
   cardToBlockKit,
+  cardToSlackFallbackText,
+  cardToSlackFallbackText as cardToFallbackText,
   cardToSlackText,
   SLACK_LIMITS,
   type SlackBlock,

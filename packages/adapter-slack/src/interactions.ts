@@ -141,12 +141,14 @@ function optionsBody(result: Awaited<ReturnType<ChatHost["processOptionsLoad"]>>
     return {
       option_groups: (result as Array<{ label: string; options: [] }>).map((group) => ({
         label: { type: "plain_text", text: group.label.slice(0, 75) },
-        options: group.options.slice(0, 100).map(slackOption),
+        options: group.options.slice(0, 100).map((option) => slackOption(option)),
       })),
     };
   }
   return {
-    options: (result as Parameters<typeof slackOption>[0][]).slice(0, 100).map(slackOption),
+    options: (result as Parameters<typeof slackOption>[0][])
+      .slice(0, 100)
+      .map((option) => slackOption(option)),
   };
 }
 

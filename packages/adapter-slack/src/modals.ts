@@ -66,7 +66,7 @@ function childBlocks(child: ModalChild): SlackBlock[] {
         }),
       ];
     case "select": {
-      const options = child.options.slice(0, 100).map(slackOption);
+      const options = child.options.slice(0, 100).map((option) => slackOption(option));
       const initial = options.find((option) => option.value === child.initialOption);
       return [
         input(child, {

@@ -16,7 +16,13 @@ import {
   Table,
 } from "@baton/core";
 import { describe, expect, it } from "vitest";
-import { cardToBlockKit, cardToSlackText, renderSlackMessage, SLACK_LIMITS } from "../src/index.js";
+import {
+  cardToBlockKit,
+  cardToFallbackText,
+  cardToSlackText,
+  renderSlackMessage,
+  SLACK_LIMITS,
+} from "../src/index.js";
 
 describe("Block Kit rendering of cards", () => {
   it("draws the title as a header, the subtitle as context and the header image", () => {
@@ -29,7 +35,7 @@ describe("Block Kit rendering of cards", () => {
       }),
     );
     expect(blocks).toEqual([
-      { type: "header", text: { type: "plain_text", text: "Order #42" } },
+      { type: "header", text: { type: "plain_text", text: "Order #42", emoji: true } },
       { type: "context", elements: [{ type: "mrkdwn", text: "Ready for pickup" }] },
       { type: "image", image_url: "https://x.dev/a.png", alt_text: "Order #42" },
     ]);
@@ -106,7 +112,7 @@ describe("Block Kit rendering of cards", () => {
     expect(elements[0]).toEqual({
       type: "button",
       action_id: "approve",
-      text: { type: "plain_text", text: "Approve" },
+      text: { type: "plain_text", text: "Approve", emoji: true },
       value: "yes",
       style: "primary",
     });
@@ -116,7 +122,7 @@ describe("Block Kit rendering of cards", () => {
       type: "static_select",
       action_id: "size",
       initial_option: { value: "L" },
-      placeholder: { type: "plain_text", text: "Size" },
+      placeholder: { type: "plain_text", text: "Size", emoji: true },
     });
     expect(elements[4]).toMatchObject({
       type: "radio_buttons",
@@ -183,5 +189,192 @@ describe("Block Kit rendering of cards", () => {
     }
     expect(error).toBeInstanceOf(NotSupportedError);
     expect(error).toMatchObject({ adapter: "slack", feature: "files" });
+  });
+});
+
+describe("cardToBlockKit", () => {
+  it("converts a simple card with title", () => {
+    const blocks = cardToBlockKit(Card({ title: "Welcome" }));
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]).toEqual({
+      type: "header",
+      text: { type: "plain_text", text: "Welcome", emoji: true },
+    });
+  });
+
+  it("converts a card with title and subtitle", () => {
+    const blocks = cardToBlockKit(
+      Card({ title: "Order Update", subtitle: "Your order is on its way" }),
+    );
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]?.type).toBe("header");
+    expect(blocks[1]).toEqual({
+      type: "context",
+      elements: [{ type: "mrkdwn", text: "Your order is on its way" }],
+    });
+  });
+
+  it("converts a card with header image", () => {
+    const blocks = cardToBlockKit(
+      Card({ title: "Product", imageUrl: "https://example.com/product.png" }),
+    );
+    expect(blocks).toHaveLength(2);
+    expect(blocks[1]).toEqual({
+      type: "image",
+      image_url: "https://example.com/product.png",
+      alt_text: "Product",
+    });
+  });
+
+  it("converts text elements", () => {
+    const blocks = cardToBlockKit(
+      Card({
+        children: [
+          CardText("Regular text"),
+          CardText("Bold text", { style: "bold" }),
+          CardText("Muted text", { style: "muted" }),
+        ],
+      }),
+    );
+    expect(blocks).toHaveLength(3);
+    expect(blocks[0]).toEqual({ type: "section", text: { type: "mrkdwn", text: "Regular text" } });
+    expect(blocks[1]).toEqual({ type: "section", text: { type: "mrkdwn", text: "*Bold text*" } });
+    expect(blocks[2]).toEqual({
+      type: "context",
+      elements: [{ type: "mrkdwn", text: "Muted text" }],
+    });
+  });
+
+  it("converts image elements", () => {
+    const blocks = cardToBlockKit(
+      Card({ children: [Image({ url: "https://example.com/img.png", alt: "My image" })] }),
+    );
+    expect(blocks).toEqual([
+      { type: "image", image_url: "https://example.com/img.png", alt_text: "My image" },
+    ]);
+  });
+
+  it("converts divider elements", () => {
+    expect(cardToBlockKit(Card({ children: [Divider()] }))).toEqual([{ type: "divider" }]);
+  });
+
+  it("converts actions with buttons", () => {
+    const blocks = cardToBlockKit(
+      Card({
+        children: [
+          Actions([
+            Button({ id: "approve", label: "Approve", style: "primary" }),
+            Button({ id: "reject", label: "Reject", style: "danger", value: "data-123" }),
+            Button({ id: "skip", label: "Skip" }),
+          ]),
+        ],
+      }),
+    );
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]?.type).toBe("actions");
+    expect(blocks[0]?.elements).toEqual([
+      {
+        type: "button",
+        text: { type: "plain_text", text: "Approve", emoji: true },
+        action_id: "approve",
+        style: "primary",
+      },
+      {
+        type: "button",
+        text: { type: "plain_text", text: "Reject", emoji: true },
+        action_id: "reject",
+        value: "data-123",
+        style: "danger",
+      },
+      {
+        type: "button",
+        text: { type: "plain_text", text: "Skip", emoji: true },
+        action_id: "skip",
+      },
+    ]);
+  });
+
+  it("converts fields", () => {
+    const blocks = cardToBlockKit(
+      Card({
+        children: [
+          Fields([
+            Field({ label: "Status", value: "Active" }),
+            Field({ label: "Priority", value: "High" }),
+          ]),
+        ],
+      }),
+    );
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]?.type).toBe("section");
+    expect(blocks[0]?.fields).toEqual([
+      { type: "mrkdwn", text: "*Status*\nActive" },
+      { type: "mrkdwn", text: "*Priority*\nHigh" },
+    ]);
+  });
+
+  it("flattens section children", () => {
+    const blocks = cardToBlockKit(
+      Card({ children: [Section([CardText("Inside section"), Divider()])] }),
+    );
+    expect(blocks.map((block) => block.type)).toEqual(["section", "divider"]);
+  });
+
+  it("converts a complete card", () => {
+    const blocks = cardToBlockKit(
+      Card({
+        title: "Order #1234",
+        subtitle: "Status update",
+        children: [
+          CardText("Your order has been shipped!"),
+          Divider(),
+          Fields([
+            Field({ label: "Tracking", value: "ABC123" }),
+            Field({ label: "ETA", value: "Dec 25" }),
+          ]),
+          Actions([Button({ id: "track", label: "Track Package", style: "primary" })]),
+        ],
+      }),
+    );
+    expect(blocks.map((block) => block.type)).toEqual([
+      "header",
+      "context",
+      "section",
+      "divider",
+      "section",
+      "actions",
+    ]);
+  });
+});
+
+describe("cardToFallbackText", () => {
+  it("generates fallback text for a card", () => {
+    const text = cardToFallbackText(
+      Card({
+        title: "Order Update",
+        subtitle: "Status changed",
+        children: [
+          CardText("Your order is ready"),
+          Fields([
+            Field({ label: "Order ID", value: "#1234" }),
+            Field({ label: "Status", value: "Ready" }),
+          ]),
+          Actions([
+            Button({ id: "pickup", label: "Schedule Pickup" }),
+            Button({ id: "delay", label: "Delay" }),
+          ]),
+        ],
+      }),
+    );
+    expect(text).toContain("*Order Update*");
+    expect(text).toContain("Status changed");
+    expect(text).toContain("Your order is ready");
+    expect(text).toContain("Order ID: #1234");
+    expect(text).toContain("Status: Ready");
+    expect(text).toContain("[Schedule Pickup] [Delay]");
+  });
+
+  it("handles card with only title", () => {
+    expect(cardToFallbackText(Card({ title: "Simple Card" }))).toBe("*Simple Card*");
   });
 });

@@ -58,7 +58,7 @@ describe("postMessage", () => {
     expect(text?.args.text).toBe("*bold* and <https://x.dev|a link> &amp; &lt;b&gt;");
     expect(card?.args.text).toContain("Order");
     expect(card?.args.blocks).toEqual([
-      { type: "header", text: { type: "plain_text", text: "Order" } },
+      { type: "header", text: { type: "plain_text", text: "Order", emoji: true } },
       { type: "section", text: { type: "mrkdwn", text: "Ready" } },
     ]);
   });
