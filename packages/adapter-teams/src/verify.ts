@@ -91,7 +91,11 @@ export class TeamsHost {
     headers: Record<string, string>,
     run: (activity: VerifiedActivity) => Promise<InvokeResponse>,
   ): Promise<TeamsHostAnswer> {
-    this.ready ??= this.start();
+    // A failed start (a plugin, the SDK's validator setup) is retried by the next request.
+    this.ready ??= this.start().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
     await this.ready;
     const route = this.server.route;
     if (route === undefined) throw new Error("the Teams SDK registered no messaging route");
