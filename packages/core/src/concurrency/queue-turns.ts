@@ -1,5 +1,4 @@
 import { drainQueue } from "./drain.js";
-import { currentHold } from "./hold-records.js";
 import type { LocalHolders } from "./local-holders.js";
 import { LockSession } from "./lock-session.js";
 import { deliveryKeyOf, toQueueEntry } from "./queued-message.js";
@@ -35,7 +34,7 @@ export async function holdThenRecheck(
       // hand off the local contenders still waiting on this key, or they are never answered.
       if (failed && !holders.has(lockKey)) context.handOff(lockKey);
     }
-    current = await reacquireIfPending(context, holders, lockKey);
+    current = await reacquireIfPending(context, holders, lockKey, current.queuedAfterRelease);
   }
 }
 
@@ -43,13 +42,16 @@ async function reacquireIfPending(
   context: StrategyContext,
   holders: LocalHolders,
   lockKey: string,
+  queuedAfterRelease: boolean | undefined,
 ): Promise<LockSession | null> {
   if (context.shutdownSignal.aborted) {
     context.handOff(lockKey);
     return null;
   }
   try {
-    if ((await context.state.queueDepth(lockKey)) === 0) return null;
+    // The fused release already looked at the queue atomically with the release: no second read.
+    const pending = queuedAfterRelease ?? (await context.state.queueDepth(lockKey)) > 0;
+    if (!pending) return null;
     const next = await LockSession.acquire(context, holders, lockKey);
     if (!next && !holders.has(lockKey)) context.handOff(lockKey);
     return next;
@@ -73,14 +75,9 @@ export async function enqueueDelivery(
   delivery: Delivery,
 ): Promise<boolean> {
   const { maxQueueSize, onQueueFull, queueEntryTtlMs } = context.settings;
-  const nowMs = context.clock.now();
-  // Behind a hold an entry lives as long as the hold, plus the usual TTL once it ends; the
-  // drain re-reads the hold's record, so an extend made later counts too.
-  const hold = await currentHold(context.state, delivery.lockKey);
-  const entryTtlMs = hold
-    ? Math.max(queueEntryTtlMs, hold.expiresAt - nowMs + queueEntryTtlMs)
-    : queueEntryTtlMs;
-  const entry = toQueueEntry(delivery, nowMs, entryTtlMs, hold?.fence);
+  // Behind a hold the entry lives longer: the drain judges that from the hold's record, so the
+  // uncontended path pays nothing for it.
+  const entry = toQueueEntry(delivery, context.clock.now(), queueEntryTtlMs);
   const result = await context.state.enqueue(delivery.lockKey, entry, {
     maxSize: maxQueueSize,
     onFull: onQueueFull,

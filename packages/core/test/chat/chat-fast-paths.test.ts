@@ -116,6 +116,44 @@ describe("the fused fast paths", () => {
     expect(await h.state.inspectLock("thread:mock:C1:T1")).toBeNull();
   });
 
+  it("answers a message enqueued just before the fused release (no lost wake-up)", async () => {
+    const h = await fastPathChat({ concurrency: "queue" });
+    const handled: string[] = [];
+    h.chat.onNewMention(async (_thread, message) => {
+      handled.push(message.text);
+    });
+    // The late message's contender must have queued AND failed its own lock retry before the
+    // release, so only the releaser's look at the queue can wake it.
+    let markRefused = () => {};
+    const refused = new Promise<void>((resolve) => {
+      markRefused = resolve;
+    });
+    const realAcquire = h.state.acquireLock.bind(h.state);
+    h.state.acquireLock = async (...args) => {
+      const lock = await realAcquire(...args);
+      if (lock === null) markRefused();
+      return lock;
+    };
+    const realReleaseAndNext = h.state.releaseAndNext?.bind(h.state);
+    if (!realReleaseAndNext) throw new Error("the memory State must offer releaseAndNext");
+    let late: Promise<unknown> | undefined;
+    Object.assign(h.state, {
+      releaseAndNext: async (lock: Parameters<typeof realReleaseAndNext>[0]) => {
+        if (!late) {
+          late = h.send("@bot late");
+          await refused;
+        }
+        return realReleaseAndNext(lock);
+      },
+    });
+    expect(await h.send("@bot first")).toEqual({ outcome: "handled" });
+    // Its caller may have been told `queued` (no local holder left when it looked); what matters
+    // is that the releaser saw the entry and ran it.
+    expect(await late).toMatchObject({ outcome: expect.stringMatching(/^(handled|queued)$/) });
+    expect(handled).toEqual(["@bot first", "@bot late"]);
+    expect(await h.state.queueDepth("thread:mock:C1:T1")).toBe(0);
+  });
+
   it("renews the fused lock like any other while a long handler runs", async () => {
     const h = await fastPathChat({ concurrency: "drop" });
     const extend = vi.spyOn(h.state, "extendLock");
