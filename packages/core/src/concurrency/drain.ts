@@ -1,13 +1,8 @@
 import type { QueueEntry } from "../contracts/state.js";
 import { batchByThread, type ThreadBatch } from "./batches.js";
-import { readHoldRecord } from "./hold-records.js";
+import { latestHold } from "./hold-records.js";
 import type { LockSession } from "./lock-session.js";
-import {
-  deliveryKeyOf,
-  holdFenceOf,
-  type RehydratedEntry,
-  rehydrateEntry,
-} from "./queued-message.js";
+import { deliveryKeyOf, type RehydratedEntry, rehydrateEntry } from "./queued-message.js";
 import type { BatchOutcome, DeliveryDisposition, StrategyContext } from "./strategy.js";
 
 /** The most entries one drain round takes, so a flood cannot keep a round from ending. */
@@ -160,19 +155,20 @@ async function rehydrateLive(
 }
 
 /**
- * When an entry expires: its own stamp, or — queued behind a hold — the hold's latest known
- * end (it may have been extended or released since) plus `queueEntryTtlMs`.
+ * When an entry expires: its own stamp, or — when it was still alive as the key's latest hold
+ * began and was queued before that hold ended — the hold's latest known end (extends and a
+ * release included) plus `queueEntryTtlMs`. Read only for entries past their stamp.
  */
 async function expiresAtMs(
   context: StrategyContext,
   lockKey: string,
   raw: QueueEntry,
 ): Promise<number> {
-  const fence = holdFenceOf(raw);
-  if (fence === undefined || raw.expiresAt > context.clock.now()) return raw.expiresAt;
+  if (raw.expiresAt > context.clock.now()) return raw.expiresAt;
   try {
-    const hold = await readHoldRecord(context.state, lockKey, fence);
-    return hold
+    const hold = await latestHold(context.state, lockKey);
+    const heldBack = hold && raw.expiresAt > hold.takenAt && raw.enqueuedAt <= hold.expiresAt;
+    return heldBack
       ? Math.max(raw.expiresAt, hold.expiresAt + context.settings.queueEntryTtlMs)
       : raw.expiresAt;
   } catch (error) {

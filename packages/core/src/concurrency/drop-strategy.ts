@@ -1,4 +1,5 @@
 import { LockError } from "../errors/index.js";
+import { passHold } from "./holder-pass.js";
 import type { LocalHolders } from "./local-holders.js";
 import { LockSession } from "./lock-session.js";
 import { orphanDrainer } from "./queue-turns.js";
@@ -17,6 +18,7 @@ export function createDropStrategy(context: StrategyContext, holders: LocalHolde
     async submit(delivery) {
       const session = await LockSession.acquire(context, holders, delivery.lockKey, delivery.fused);
       if (!session) {
+        if (await passHold(context, delivery)) return;
         const error = new LockError(`lock ${delivery.lockKey} is held by another handler`, {
           step: "acquire thread lock",
         });

@@ -11,6 +11,8 @@ export interface HoldRecord {
   readonly key: string;
   readonly fence: number;
   readonly threadId: string;
+  /** Epoch ms the hold was taken (or a run's lock adopted as it). */
+  readonly takenAt: number;
   /** Epoch ms the hold lasts until, as of its last take or extend; on release the release time. */
   readonly expiresAt: number;
   readonly owner?: string;
@@ -53,7 +55,11 @@ export function holdRecordKey(lockKey: string, fence: number): string {
   return `hold:${lockKey}:${fence}`;
 }
 
-/** The pointer from a lock key to its latest hold, living exactly as long as that hold. */
+/**
+ * The pointer from a lock key to its latest hold: it outlives the hold by the grace period, so a
+ * drain can still tell that a waiting entry was held back; only a live lock with its fence
+ * makes it the *current* hold.
+ */
 export function currentHoldKey(lockKey: string): string {
   return `hold-current:${lockKey}`;
 }
@@ -63,12 +69,16 @@ export function holdEndedKey(lockKey: string, fence: number): string {
   return `hold-ended:${lockKey}:${fence}`;
 }
 
-/** The record of a hold handle (`coordination/hold.ts`; the same fields, token left out). */
-export function recordOf(handle: HoldRecord): HoldRecord {
+/** What {@link recordOf} reads: a hold handle's fields, token left out. */
+export type HoldFields = Omit<HoldRecord, "takenAt">;
+
+/** The record of a hold handle (`coordination/hold.ts`), taken at `takenAt`. */
+export function recordOf(handle: HoldFields, takenAt: number): HoldRecord {
   const record = {
     key: handle.key,
     fence: handle.fence,
     threadId: handle.threadId,
+    takenAt,
     expiresAt: handle.expiresAt,
   };
   if (handle.owner === undefined) return record;
@@ -103,7 +113,7 @@ export async function updateHoldRecord(
     toJson(record),
     remainingMs + HOLD_RECORD_GRACE_MS,
   );
-  await state.set(currentHoldKey(record.key), toJson(record), remainingMs);
+  await state.set(currentHoldKey(record.key), toJson(record), remainingMs + HOLD_RECORD_GRACE_MS);
 }
 
 /** The record of the hold with this fence on `lockKey`, or `null`. */
@@ -123,10 +133,15 @@ export async function currentHold(
   state: StateAdapter,
   lockKey: string,
 ): Promise<HoldRecord | null> {
-  const record = asRecord(await state.get(currentHoldKey(lockKey)));
+  const record = await latestHold(state, lockKey);
   if (!record) return null;
   const lock = await state.inspectLock(lockKey);
   return lock?.fence === record.fence ? record : null;
+}
+
+/** The latest hold taken on `lockKey`, live or ended (within the grace period), or `null`. */
+export async function latestHold(state: StateAdapter, lockKey: string): Promise<HoldRecord | null> {
+  return asRecord(await state.get(currentHoldKey(lockKey)));
 }
 
 /** The distinct `{ key, fence }` pairs of the index, oldest first. */
@@ -156,6 +171,7 @@ function asRecord(value: JsonValue | null): HoldRecord | null {
     typeof record?.key !== "string" ||
     typeof record.fence !== "number" ||
     typeof record.threadId !== "string" ||
+    typeof record.takenAt !== "number" ||
     typeof record.expiresAt !== "number"
   ) {
     return null;

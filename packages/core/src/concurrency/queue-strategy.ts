@@ -1,4 +1,5 @@
 import { drainQueue } from "./drain.js";
+import { passHold } from "./holder-pass.js";
 import type { LocalHolders } from "./local-holders.js";
 import { LockSession } from "./lock-session.js";
 import {
@@ -29,6 +30,7 @@ export function createQueueStrategy(context: StrategyContext, holders: LocalHold
         });
         return;
       }
+      if (await passHold(context, delivery)) return;
       if (!(await enqueueDelivery(context, delivery))) return;
       await contendAfterEnqueue(context, holders, delivery, drain);
     },

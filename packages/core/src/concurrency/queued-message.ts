@@ -12,8 +12,6 @@ export interface QueuedMessage {
   readonly message: SerializedMessage;
   /** The delivery's tenant, so a drain in any process runs it as a turn of its installation. */
   readonly tenant?: string;
-  /** The fence of the hold the entry was queued behind: it lives as long as that hold. */
-  readonly holdFence?: number;
 }
 
 /** A queue entry brought back to life. */
@@ -27,31 +25,16 @@ export interface RehydratedEntry {
   readonly tenant: string | undefined;
 }
 
-/**
- * The queue entry for `delivery`, stamped with `nowMs` and living `entryTtlMs` (or as long as
- * the hold with `holdFence`, see `holdFenceOf`).
- */
-export function toQueueEntry(
-  delivery: Delivery,
-  nowMs: number,
-  entryTtlMs: number,
-  holdFence?: number,
-): QueueEntry {
+/** The queue entry for `delivery`, stamped with `nowMs` and living `entryTtlMs`. */
+export function toQueueEntry(delivery: Delivery, nowMs: number, entryTtlMs: number): QueueEntry {
   const value: QueuedMessage = {
     deliveryKey: delivery.key,
     adapter: delivery.adapter.name,
     threadId: delivery.threadId,
     message: delivery.message.toJSON(),
     ...(delivery.tenant === undefined ? {} : { tenant: delivery.tenant }),
-    ...(holdFence === undefined ? {} : { holdFence }),
   };
   return { value: value as unknown as JsonValue, enqueuedAt: nowMs, expiresAt: nowMs + entryTtlMs };
-}
-
-/** The fence of the hold an entry was queued behind, or undefined. */
-export function holdFenceOf(entry: QueueEntry): number | undefined {
-  const value = entry.value as Partial<QueuedMessage> | null;
-  return typeof value?.holdFence === "number" ? value.holdFence : undefined;
 }
 
 /** The delivery key of an entry, without rehydrating it; undefined for a foreign entry. */

@@ -6,6 +6,7 @@ import {
 } from "../concurrency/hold-lapse.js";
 import {
   type HoldLapsedHandler,
+  type HoldRecord,
   readHoldRecord,
   recordOf,
   updateHoldRecord,
@@ -154,7 +155,8 @@ export class ChatCoordination implements ThreadCoordination {
   private async recorded(handle: HoldHandle): Promise<HoldHandle> {
     const { state, clock } = this.deps.config;
     try {
-      await writeHoldRecord(state, recordOf(handle), clock.now());
+      const nowMs = clock.now();
+      await writeHoldRecord(state, recordOf(handle, nowMs), nowMs);
     } catch (error) {
       await releaseHeld(state, handle).catch(() => false);
       throw error;
@@ -176,10 +178,14 @@ export class ChatCoordination implements ThreadCoordination {
     const ended = await claimHoldEnd(state, held.key, held.fence, "released");
     const released = await releaseHeld(state, held);
     if (released) {
-      const record = { ...recordOf(held), expiresAt: clock.now() };
-      await updateHoldRecord(state, record, clock.now()).catch((error: unknown) => {
-        this.deps.config.logger.warn("updating a released hold's record failed", { error });
-      });
+      // Stamped with the release time: what waited behind it now has the usual TTL left.
+      await this.recordFor(held)
+        .then((record) =>
+          updateHoldRecord(state, { ...record, expiresAt: clock.now() }, clock.now()),
+        )
+        .catch((error: unknown) => {
+          this.deps.config.logger.warn("updating a released hold's record failed", { error });
+        });
       if (options.drain !== false) void this.drainReleased(held.key);
     } else if (ended) {
       // Nobody had claimed its end and its token no longer holds: it lapsed, noticed here first.
@@ -211,8 +217,14 @@ export class ChatCoordination implements ThreadCoordination {
       await unclaimHoldEnd(state, held.key, held.fence).catch(() => undefined);
       return;
     }
-    const record = (await readHoldRecord(state, held.key, held.fence)) ?? recordOf(held);
+    const record = await this.recordFor(held);
     await emitHoldLapsed({ state, clock, logger, handlers: this.lapseHandlers }, record);
+  }
+
+  /** The stored record of a hold, or one rebuilt from its handle when it is gone. */
+  private async recordFor(held: HoldHandle): Promise<HoldRecord> {
+    const { state, clock } = this.deps.config;
+    return (await readHoldRecord(state, held.key, held.fence)) ?? recordOf(held, clock.now());
   }
 
   /** Moves a hold's expiry to `ttlMs` from now; false for a stale handle (never resurrects). */
@@ -223,7 +235,7 @@ export class ChatCoordination implements ThreadCoordination {
     const sentAtMs = clock.now();
     if (!(await extendHeld(state, held, ttlMs))) return false;
     // The extend applied no earlier than it was sent: the hold lasts at least this long.
-    const record = { ...recordOf(held), expiresAt: sentAtMs + ttlMs };
+    const record = { ...(await this.recordFor(held)), expiresAt: sentAtMs + ttlMs };
     await updateHoldRecord(state, record, sentAtMs);
     return true;
   }

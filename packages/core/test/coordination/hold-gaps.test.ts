@@ -246,6 +246,29 @@ describe("messages queued behind a hold live as long as the hold", () => {
     expect(runs.map((run) => run.id)).toEqual(["one"]);
   });
 
+  it("keeps a message queued before a running handler took its lock over as a hold", async () => {
+    const h = await createChatHarness({ concurrency: "queue" });
+    const runs = recordRuns(h.chat);
+    let take: () => void = () => undefined;
+    let handle: HoldHandle | null = null;
+    h.chat.onNewMention(async (thread, message) => {
+      if (message.id !== "take") return;
+      await new Promise<void>((resolve) => (take = resolve));
+      handle = await thread.hold({ ttlMs: 10 * MINUTE });
+    });
+    h.send("@bot agent please", { id: "take" });
+    await h.clock.advance(10);
+    const waiting = h.send("@bot hello?", { id: "waiting" }).done;
+    await h.clock.advance(10);
+    take();
+    await h.clock.advance(9 * MINUTE);
+    expect(handle).not.toBeNull();
+    expect(await h.chat.releaseHold(handle as unknown as HoldHandle)).toBe(true);
+    await h.clock.advance(10);
+    expect(await waiting).toMatchObject({ outcome: "queued" });
+    expect(runs.map((run) => run.id)).toEqual(["take", "waiting"]);
+  });
+
   it("still expires an ordinary message after queueEntryTtlMs", async () => {
     const h = await createChatHarness({
       concurrency: { strategy: "queue", lockTtlMs: 10 * MINUTE },
