@@ -1,3 +1,4 @@
+import { createTeamsAdapter } from "@baton/adapter-teams";
 import { createTelegramAdapter, type TelegramAdapterMode } from "@baton/adapter-telegram";
 import { createTwilioAdapter } from "@baton/adapter-twilio";
 import type { Adapter, Logger } from "@baton/core";
@@ -14,6 +15,9 @@ export interface ChosenPlatform {
 /** Where Twilio's webhooks (messages and status callbacks) are mounted. */
 export const TWILIO_PATH = "/api/twilio";
 
+/** Where the Bot Framework posts Teams activities (the bot's messaging endpoint). */
+export const TEAMS_PATH = "/api/teams";
+
 /** Where Telegram's webhook is mounted (when the bot runs on a webhook rather than polling). */
 export const TELEGRAM_PATH = "/api/telegram";
 
@@ -25,6 +29,9 @@ export const TELEGRAM_PATH = "/api/telegram";
  * - Telegram when `TELEGRAM_BOT_TOKEN` is set: long polling by default, so it works from a laptop
  *   with no public URL; `TELEGRAM_MODE=webhook` (with `TELEGRAM_WEBHOOK_SECRET_TOKEN`) serves
  *   {@link TELEGRAM_PATH} instead. Several replicas may poll: one at a time holds the lease.
+ * - Microsoft Teams when `TEAMS_APP_ID` is set; it also reads `TEAMS_APP_PASSWORD`,
+ *   `TEAMS_APP_TENANT_ID` and `TEAMS_API_URL`. The Azure Bot's messaging endpoint is
+ *   `https://your-host{@link TEAMS_PATH}`; the Teams SDK checks every activity's token.
  * A platform whose variables are set but wrong fails here, with a `ConfigError` naming them.
  */
 export function platformsFromEnv(env: NodeJS.ProcessEnv, logger: Logger): ChosenPlatform[] {
@@ -56,6 +63,10 @@ export function platformsFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Chosen
         : {}),
     });
     platforms.push({ adapter, path: TELEGRAM_PATH, description: `Telegram (${mode})` });
+  }
+  if (env.TEAMS_APP_ID) {
+    const adapter = createTeamsAdapter({ logger });
+    platforms.push({ adapter, path: TEAMS_PATH, description: `Teams (app ${env.TEAMS_APP_ID})` });
   }
   return platforms;
 }
