@@ -1,3 +1,4 @@
+import { createSlackAdapter } from "@baton/adapter-slack";
 import { createTeamsAdapter } from "@baton/adapter-teams";
 import { createTelegramAdapter, type TelegramAdapterMode } from "@baton/adapter-telegram";
 import { createTwilioAdapter } from "@baton/adapter-twilio";
@@ -15,6 +16,9 @@ export interface ChosenPlatform {
 /** Where Twilio's webhooks (messages and status callbacks) are mounted. */
 export const TWILIO_PATH = "/api/twilio";
 
+/** Where Slack's Events API, interactivity and slash commands are sent (one request URL). */
+export const SLACK_PATH = "/api/slack";
+
 /** Where the Bot Framework posts Teams activities (the bot's messaging endpoint). */
 export const TEAMS_PATH = "/api/teams";
 
@@ -29,6 +33,8 @@ export const TELEGRAM_PATH = "/api/telegram";
  * - Telegram when `TELEGRAM_BOT_TOKEN` is set: long polling by default, so it works from a laptop
  *   with no public URL; `TELEGRAM_MODE=webhook` (with `TELEGRAM_WEBHOOK_SECRET_TOKEN`) serves
  *   {@link TELEGRAM_PATH} instead. Several replicas may poll: one at a time holds the lease.
+ * - Slack when `SLACK_BOT_TOKEN` is set; it also reads `SLACK_SIGNING_SECRET`. Set the Events
+ *   API, interactivity and slash-command request URLs to `https://your-host{@link SLACK_PATH}`.
  * - Microsoft Teams when `TEAMS_APP_ID` is set; it also reads `TEAMS_APP_PASSWORD`,
  *   `TEAMS_APP_TENANT_ID` and `TEAMS_API_URL`. The Azure Bot's messaging endpoint is
  *   `https://your-host{@link TEAMS_PATH}`; the Teams SDK checks every activity's token.
@@ -63,6 +69,10 @@ export function platformsFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Chosen
         : {}),
     });
     platforms.push({ adapter, path: TELEGRAM_PATH, description: `Telegram (${mode})` });
+  }
+  if (env.SLACK_BOT_TOKEN) {
+    const adapter = createSlackAdapter({ logger });
+    platforms.push({ adapter, path: SLACK_PATH, description: "Slack (Events API)" });
   }
   if (env.TEAMS_APP_ID) {
     const adapter = createTeamsAdapter({ logger });
