@@ -2,11 +2,13 @@ import type { Clock } from "../clock/clock.js";
 import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
 import {
+  HOLD_INDEX_LENGTH,
   HOLD_RECORD_GRACE_MS,
   type HoldLapsedEvent,
   type HoldLapsedHandler,
   type HoldRecord,
   holdEndedKey,
+  type IndexedHold,
   indexedHolds,
   readHoldRecord,
 } from "./hold-records.js";
@@ -18,6 +20,11 @@ export interface HoldLapseDeps {
   readonly logger: Logger;
   /** The handlers of `chat.onHoldLapsed`, read at each notice. */
   readonly handlers: readonly HoldLapsedHandler[];
+  /**
+   * Ids of holds this instance knows ended (by anyone), kept across sweeps so that a sweep
+   * reads only the records of holds that are due and not yet settled.
+   */
+  readonly settled: Set<string>;
 }
 
 /**
@@ -46,20 +53,26 @@ export function unclaimHoldEnd(state: StateAdapter, key: string, fence: number):
  */
 export async function sweepLapsedHolds(deps: HoldLapseDeps): Promise<void> {
   if (deps.handlers.length === 0) return;
-  let holds: Array<{ key: string; fence: number }>;
+  let holds: IndexedHold[];
   try {
     holds = await indexedHolds(deps.state);
   } catch (error) {
     deps.logger.warn("sweep for lapsed holds failed", { error });
     return;
   }
-  for (const { key, fence } of holds) {
+  for (const { id, key, fence, expiresAt } of holds) {
+    if (deps.settled.has(id) || deps.clock.now() < expiresAt) continue;
     try {
       const record = await readHoldRecord(deps.state, key, fence);
-      if (!record || deps.clock.now() < record.expiresAt) continue;
+      if (!record) {
+        deps.settled.add(id); // past its grace period: nothing left to notice
+        continue;
+      }
+      if (deps.clock.now() < record.expiresAt) continue;
       if ((await deps.state.inspectLock(key))?.fence === fence) continue;
-      if (!(await claimHoldEnd(deps.state, key, fence, "lapsed"))) continue;
-      await emitHoldLapsed(deps, record);
+      const won = await claimHoldEnd(deps.state, key, fence, "lapsed");
+      remember(deps.settled, id);
+      if (won) await emitHoldLapsed(deps, record);
     } catch (error) {
       deps.logger.warn("checking a hold for a lapse failed; the next sweep retries", {
         key,
@@ -68,6 +81,14 @@ export async function sweepLapsedHolds(deps: HoldLapseDeps): Promise<void> {
       });
     }
   }
+}
+
+/** Remembers a settled hold, forgetting the oldest beyond twice the index's length. */
+function remember(settled: Set<string>, id: string): void {
+  settled.add(id);
+  if (settled.size <= 2 * HOLD_INDEX_LENGTH) return;
+  const oldest = settled.values().next().value;
+  if (oldest !== undefined) settled.delete(oldest);
 }
 
 /** Runs every lapse handler for `record`; a failing handler is logged and does not stop others. */

@@ -96,7 +96,7 @@ export async function writeHoldRecord(
   await updateHoldRecord(state, record, nowMs);
   await state.appendToList(
     HOLD_INDEX_KEY,
-    { key: record.key, fence: record.fence },
+    { key: record.key, fence: record.fence, expiresAt: record.expiresAt },
     { maxLength: HOLD_INDEX_LENGTH },
   );
 }
@@ -145,20 +145,33 @@ export async function latestHold(state: StateAdapter, lockKey: string): Promise<
 }
 
 /** The distinct `{ key, fence }` pairs of the index, oldest first. */
-export async function indexedHolds(
-  state: StateAdapter,
-): Promise<Array<{ key: string; fence: number }>> {
+export async function indexedHolds(state: StateAdapter): Promise<IndexedHold[]> {
   const seen = new Set<string>();
-  const holds: Array<{ key: string; fence: number }> = [];
+  const holds: IndexedHold[] = [];
   for (const item of await state.getList(HOLD_INDEX_KEY)) {
-    const entry = item as { key?: unknown; fence?: unknown } | null;
+    const entry = item as { key?: unknown; fence?: unknown; expiresAt?: unknown } | null;
     if (typeof entry?.key !== "string" || typeof entry.fence !== "number") continue;
-    const id = `${entry.key}#${entry.fence}`;
+    const id = indexedHoldId(entry.key, entry.fence);
     if (seen.has(id)) continue;
     seen.add(id);
-    holds.push({ key: entry.key, fence: entry.fence });
+    // The first expiry, as taken: an extend only moves the record's, so this is never later.
+    const expiresAt = typeof entry.expiresAt === "number" ? entry.expiresAt : 0;
+    holds.push({ id, key: entry.key, fence: entry.fence, expiresAt });
   }
   return holds;
+}
+
+/** One hold of the index: its id (`key#fence`), and its expiry as taken. */
+export interface IndexedHold {
+  readonly id: string;
+  readonly key: string;
+  readonly fence: number;
+  readonly expiresAt: number;
+}
+
+/** The id of a hold in the index and in a sweeper's memory of settled holds. */
+export function indexedHoldId(key: string, fence: number): string {
+  return `${key}#${fence}`;
 }
 
 function toJson(record: HoldRecord): JsonValue {

@@ -77,6 +77,8 @@ export class ChatCoordination implements ThreadCoordination {
   readonly gate: TurnGate<RunTag>;
   /** The handlers of `chat.onHoldLapsed`. */
   readonly lapseHandlers: HoldLapsedHandler[] = [];
+  /** Holds this instance's lapse sweeps know ended, so later sweeps skip their records. */
+  private readonly settledHolds = new Set<string>();
 
   constructor(private readonly deps: ChatCoordinationDeps) {
     this.gate = new TurnGate<RunTag>(deps.config.clock);
@@ -207,7 +209,13 @@ export class ChatCoordination implements ThreadCoordination {
   /** One lapse sweep (run by the sweeper before it drains queues). Never rejects. */
   sweepLapsedHolds(): Promise<void> {
     const { state, clock, logger } = this.deps.config;
-    return sweepLapsedHolds({ state, clock, logger, handlers: this.lapseHandlers });
+    return sweepLapsedHolds({
+      state,
+      clock,
+      logger,
+      handlers: this.lapseHandlers,
+      settled: this.settledHolds,
+    });
   }
 
   private async noticeLapse(held: HoldHandle): Promise<void> {
@@ -218,7 +226,8 @@ export class ChatCoordination implements ThreadCoordination {
       return;
     }
     const record = await this.recordFor(held);
-    await emitHoldLapsed({ state, clock, logger, handlers: this.lapseHandlers }, record);
+    const deps = { state, clock, logger, handlers: this.lapseHandlers, settled: this.settledHolds };
+    await emitHoldLapsed(deps, record);
   }
 
   /** The stored record of a hold, or one rebuilt from its handle when it is gone. */

@@ -215,6 +215,24 @@ describe("onHoldLapsed", () => {
     expect(lapses.map((event) => event.fence)).toEqual([handle.fence]);
   });
 
+  it("reads no record of a hold once its end is settled, nor of a hold not yet due", async () => {
+    const { clock, state, first } = await twoInstances();
+    const recordReads: string[] = [];
+    const get = state.get.bind(state);
+    state.get = ((key: string) => {
+      if (key.startsWith("hold:")) recordReads.push(key);
+      return get(key);
+    }) as typeof state.get;
+    const lapsing = (await first.chat.thread(T1).hold({ ttlMs: MINUTE })) as HoldHandle;
+    await first.chat.thread("mock:C1:T2").hold({ ttlMs: 60 * MINUTE });
+    await clock.advance(MINUTE + 31_000);
+    expect(first.lapses.map((event) => event.fence)).toEqual([lapsing.fence]);
+    const afterLapse = recordReads.length;
+    expect(afterLapse).toBeGreaterThan(0);
+    await clock.advance(10 * MINUTE); // twenty more sweeps on each instance
+    expect(recordReads.length - afterLapse).toBeLessThanOrEqual(1); // the other instance's one
+  });
+
   it("refuses a handler that is not a function", async () => {
     const h = await createChatHarness();
     expect(() => h.chat.onHoldLapsed("nope" as never)).toThrow(/onHoldLapsed needs a handler/);
