@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { twilioErrorBody } from "./fake-twilio-errors.js";
+import { statusCallbackRequest } from "./status-callback.js";
 
 /** One request the fake received, as the test sees it. */
 export interface FakeTwilioRequest {
@@ -151,6 +152,26 @@ export class FakeTwilio {
     const path = `/2010-04-01/Accounts/${this.accountSid}/Messages/${sidOf("MM")}/Media/${sidOf("ME")}`;
     this.media.set(path, { content: bytes, contentType });
     return `https://api.twilio.com${path}`;
+  }
+
+  /**
+   * Plays Twilio reporting a delivery status: marks the message `status` and calls `deliver`
+   * (the bot's webhook) with the signed status callback Twilio would POST to the message's
+   * `StatusCallback` URL — `ErrorCode` added for failures. Resolves with the webhook's answer.
+   */
+  async fireStatusCallback(
+    sid: string,
+    status: string,
+    deliver: (request: Request) => Promise<Response>,
+    extra: Readonly<Record<string, string>> = {},
+  ): Promise<Response> {
+    const message = this.messages.find((m) => m.sid === sid);
+    if (message === undefined) throw new Error(`the fake Twilio sent no message ${sid}`);
+    if (message.statusCallback === undefined) {
+      throw new Error(`message ${sid} was sent without a StatusCallback URL`);
+    }
+    message.status = status;
+    return deliver(statusCallbackRequest(this, message, status, extra));
   }
 
   /** The bodies sent to `to`, oldest first. */
