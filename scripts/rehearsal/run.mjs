@@ -119,7 +119,7 @@ try {
   );
 
   step("npm create baton-bot: one project per platform");
-  scaffoldedProjects(work, registry, TAG, ["web", "twilio", "telegram"]);
+  scaffoldedProjects(work, registry, TAG, ["web", "slack", "teams", "telegram", "twilio"]);
 
   step(`passed (${version})`);
 } catch (error) {

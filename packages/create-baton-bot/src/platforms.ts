@@ -21,6 +21,27 @@ export const PLATFORMS: readonly PlatformSpec[] = [
     env: [],
   },
   {
+    name: "slack",
+    title: "Slack (Events API at /api/slack)",
+    adapterPackage: "@baton/adapter-slack",
+    factory: "createSlackAdapter",
+    env: [
+      ["SLACK_BOT_TOKEN", "the app's bot token, xoxb-…"],
+      ["SLACK_SIGNING_SECRET", "Basic Information → Signing Secret"],
+    ],
+  },
+  {
+    name: "teams",
+    title: "Microsoft Teams (messaging endpoint /api/teams)",
+    adapterPackage: "@baton/adapter-teams",
+    factory: "createTeamsAdapter",
+    env: [
+      ["TEAMS_APP_ID", "the Azure Bot's Microsoft App ID"],
+      ["TEAMS_APP_PASSWORD", "its client secret"],
+      ["TEAMS_APP_TENANT_ID", "the tenant, for a single-tenant app"],
+    ],
+  },
+  {
     name: "twilio",
     title: "SMS and WhatsApp (Twilio)",
     adapterPackage: "@baton/adapter-twilio",

@@ -84,7 +84,7 @@ describe("scaffold", () => {
     const base = { directory, platforms: ["web"], state: "memory", packageManager: "npm" };
 
     expect(() => scaffold({ ...base, platforms: ["fax"] })).toThrow(
-      new ScaffoldError('unknown platform "fax"; one of web, twilio, telegram'),
+      new ScaffoldError('unknown platform "fax"; one of web, slack, teams, twilio, telegram'),
     );
     expect(() => scaffold({ ...base, state: "mongo" })).toThrow(/unknown State backend "mongo"/);
     expect(() => scaffold({ ...base, packageManager: "bun" })).toThrow(/unknown package manager/);

@@ -80,7 +80,88 @@ const TELEGRAM_TEST = `test("answers a Telegram message, against the offline fak
 });
 `;
 
+const SLACK_TEST = `test("answers a Slack direct message, against the offline fake Slack", async () => {
+  const fake = await startFakeSlack();
+  const slack = createSlackAdapter({
+    botToken: fake.botToken,
+    signingSecret: fake.signingSecret,
+    apiUrl: fake.apiUrl,
+    retryConfig: { retries: 0 },
+  });
+  const bot = createBot({ adapters: { slack }, sync: true });
+  try {
+    const response = await bot.webhooks.slack?.(
+      createSlackWebhookRequest({
+        signingSecret: fake.signingSecret,
+        json: {
+          type: "event_callback",
+          team_id: fake.teamId,
+          event: { type: "message", channel_type: "im", channel: "D1", user: "U1", text: "hello", ts: "1.1" },
+        },
+      }),
+    );
+    assert.equal(response?.status, 200);
+    const texts = fake.callsOf("chat.postMessage").map((call) => call.args.text);
+    assert.deepEqual(texts, ["You said: hello"]);
+  } finally {
+    await bot.shutdown();
+    await fake.close();
+  }
+});
+`;
+
+const TEAMS_TEST = `test("answers a Teams personal chat, against the offline fake Bot Framework", async () => {
+  const fake = await startFakeBotFramework();
+  const teams = createTeamsAdapter({
+    appId: fake.appId,
+    token: fake.tokenFactory(),
+    cloud: fake.cloud,
+    apiUrl: fake.serviceUrl,
+  });
+  const bot = createBot({ adapters: { teams }, sync: true });
+  try {
+    const response = await bot.webhooks.teams?.(
+      createTeamsActivityRequest({
+        fake,
+        activity: {
+          type: "message",
+          id: "1",
+          text: "hello",
+          serviceUrl: fake.serviceUrl,
+          channelId: "msteams",
+          from: { id: "29:user", name: "Ada" },
+          recipient: { id: \`28:\${fake.appId}\` },
+          conversation: { id: "a:personal", conversationType: "personal" },
+        },
+      }),
+    );
+    assert.ok(response && response.status < 300);
+    const texts = fake.calls
+      .filter((call) => call.route === "activities.create")
+      .map((call) => String(call.body?.text ?? "").trim());
+    assert.deepEqual(texts, ["You said: hello"]);
+  } finally {
+    await bot.shutdown();
+    await fake.close();
+  }
+});
+`;
+
 const TESTS: Record<string, { imports: string[]; body: string }> = {
+  slack: {
+    imports: [
+      'import { createSlackAdapter } from "@baton/adapter-slack";',
+      'import { createSlackWebhookRequest, startFakeSlack } from "@baton/adapter-slack/testing";',
+    ],
+    body: SLACK_TEST,
+  },
+  teams: {
+    imports: [
+      'import { createTeamsAdapter } from "@baton/adapter-teams";',
+      'import { createTeamsActivityRequest, startFakeBotFramework } from "@baton/adapter-teams/testing";',
+    ],
+    body: TEAMS_TEST,
+  },
   telegram: {
     imports: [
       'import { createTelegramAdapter } from "@baton/adapter-telegram";',
