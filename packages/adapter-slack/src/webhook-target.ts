@@ -47,7 +47,5 @@ export function okText(): Response {
   return new Response("ok", { status: 200, headers: { "content-type": "text/plain" } });
 }
 
-/** A refusal in Baton's error shape. */
-export function problem(status: number, code: string, error: string): Response {
-  return json(status, { ok: false, code, error });
-}
+/** A refusal in Baton's error shape (core's `webhookProblem`). */
+export { webhookProblem as problem } from "@baton/core";

@@ -1,4 +1,4 @@
-import type { WebhookOptions } from "@baton/core";
+import { readWebhookBody, type WebhookOptions } from "@baton/core";
 import { onEventCallback } from "./events.js";
 import { onInteraction, onSlashCommand } from "./interactions.js";
 import {
@@ -11,13 +11,6 @@ import { ack, json, problem, type SlackWebhookTarget } from "./webhook-target.js
 
 const JSON_TYPE = "application/json";
 const FORM_TYPE = "application/x-www-form-urlencoded";
-
-async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
-}
 
 /**
  * A Slack request (Events API, slash command or interactivity) in DESIGN §9's order: method and
@@ -38,7 +31,7 @@ export async function handleSlackWebhook(
   if (type !== JSON_TYPE && type !== FORM_TYPE) {
     return problem(415, "UNSUPPORTED_MEDIA_TYPE", `expected ${JSON_TYPE} or ${FORM_TYPE}`);
   }
-  const body = await readLimited(request, config.maxBodyBytes);
+  const body = await readWebhookBody(request, config.maxBodyBytes);
   if (body === undefined) return problem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
   const signingSecret = config.signingSecret;
   if (signingSecret === undefined) {

@@ -2,8 +2,10 @@ import {
   type Adapter,
   type ChatHost,
   type Logger,
+  readWebhookBody,
   type WebhookOptions,
   webhookErrorResponse,
+  webhookProblem,
 } from "@baton/core";
 import type { InvokeResponse } from "@microsoft/teams.api";
 import type { TeamsAttachmentFetchers } from "./attachments.js";
@@ -54,20 +56,6 @@ export const INVOKE_ACK: InvokeResponse = {
   },
 } as InvokeResponse;
 
-function problem(status: number, code: string, error: string): Response {
-  return new Response(JSON.stringify({ ok: false, code, error }), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
-}
-
-async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
-}
-
 /** The minimal shape the SDK reads before it checks the token; anything else is a 400. */
 function looksLikeActivity(body: unknown): boolean {
   const fields = body as { type?: unknown; serviceUrl?: unknown; conversation?: { id?: unknown } };
@@ -115,14 +103,14 @@ export async function handleTeamsWebhook(
   options: WebhookOptions = {},
 ): Promise<Response> {
   if (request.method !== "POST") {
-    return problem(405, "METHOD_NOT_ALLOWED", "Bot Framework activities are POST requests");
+    return webhookProblem(405, "METHOD_NOT_ALLOWED", "Bot Framework activities are POST requests");
   }
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") {
-    return problem(415, "UNSUPPORTED_MEDIA_TYPE", "expected application/json");
+    return webhookProblem(415, "UNSUPPORTED_MEDIA_TYPE", "expected application/json");
   }
-  const text = await readLimited(request, target.options.maxBodyBytes);
-  if (text === undefined) return problem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
+  const text = await readWebhookBody(request, target.options.maxBodyBytes);
+  if (text === undefined) return webhookProblem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -131,10 +119,10 @@ export async function handleTeamsWebhook(
     return new Response("Invalid JSON", { status: 400, headers: { "content-type": "text/plain" } });
   }
   if (!looksLikeActivity(body)) {
-    return problem(400, "BAD_REQUEST", "the body is not a Bot Framework activity");
+    return webhookProblem(400, "BAD_REQUEST", "the body is not a Bot Framework activity");
   }
   if (target.host === undefined) {
-    return problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
+    return webhookProblem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
   }
   const host = target.host;
   const headers: Record<string, string> = {};
@@ -145,7 +133,8 @@ export async function handleTeamsWebhook(
   );
   const status = answer.status || 200;
   const payload = answer.body === undefined ? "" : JSON.stringify(answer.body);
-  if (status === 401) return problem(401, "UNAUTHORIZED", "the Bot Framework token was refused");
+  if (status === 401)
+    return webhookProblem(401, "UNAUTHORIZED", "the Bot Framework token was refused");
   return new Response(payload === "" ? null : payload, {
     status,
     headers: payload === "" ? {} : { "content-type": "application/json" },

@@ -1,4 +1,11 @@
-import { type ChatHost, type Logger, type WebhookOptions, webhookErrorResponse } from "@baton/core";
+import {
+  type ChatHost,
+  type Logger,
+  readWebhookBody,
+  type WebhookOptions,
+  webhookErrorResponse,
+  webhookProblem,
+} from "@baton/core";
 import type { ResolvedTelegramOptions } from "./options.js";
 import { parseTelegramUpdate, type TelegramUpdate, TelegramWebhookParseError } from "./parse.js";
 import {
@@ -17,25 +24,11 @@ export interface TelegramWebhookTarget {
   updateTarget(host: ChatHost): TelegramUpdateTarget;
 }
 
-function problem(status: number, code: string, error: string): Response {
-  return new Response(JSON.stringify({ ok: false, code, error }), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
-}
-
 function ok(): Response {
   return new Response(JSON.stringify({ ok: true }), {
     status: 200,
     headers: { "content-type": "application/json" },
   });
-}
-
-async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
 }
 
 /**
@@ -51,10 +44,10 @@ export async function handleTelegramWebhook(
 ): Promise<Response> {
   const { options: config } = target;
   if (request.method !== "POST") {
-    return problem(405, "METHOD_NOT_ALLOWED", "Telegram webhooks are POST requests");
+    return webhookProblem(405, "METHOD_NOT_ALLOWED", "Telegram webhooks are POST requests");
   }
-  const body = await readLimited(request, config.maxBodyBytes);
-  if (body === undefined) return problem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
+  const body = await readWebhookBody(request, config.maxBodyBytes);
+  if (body === undefined) return webhookProblem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
   const secret = config.secretToken;
   if (secret === undefined) {
     target
@@ -62,21 +55,21 @@ export async function handleTelegramWebhook(
       .error(
         "telegram: a webhook arrived but secretToken is not set: set it (and pass it to setWebhook) so forged updates can be refused",
       );
-    return problem(401, "UNAUTHORIZED", "the webhook cannot be verified");
+    return webhookProblem(401, "UNAUTHORIZED", "the webhook cannot be verified");
   }
   if (!verifyTelegramSecretToken(request.headers.get(TELEGRAM_SECRET_HEADER), secret)) {
-    return problem(401, "UNAUTHORIZED", "the secret token does not match");
+    return webhookProblem(401, "UNAUTHORIZED", "the secret token does not match");
   }
   const host = target.host;
   if (host === undefined) {
-    return problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
+    return webhookProblem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
   }
   let update: TelegramUpdate;
   try {
     update = parseTelegramUpdate(body);
   } catch (error) {
     if (error instanceof TelegramWebhookParseError)
-      return problem(400, "BAD_REQUEST", error.message);
+      return webhookProblem(400, "BAD_REQUEST", error.message);
     throw error;
   }
   try {
@@ -84,7 +77,7 @@ export async function handleTelegramWebhook(
     return ok();
   } catch (error) {
     if (error instanceof TelegramUpdateInProgressError) {
-      const response = problem(503, "IN_PROGRESS", error.message);
+      const response = webhookProblem(503, "IN_PROGRESS", error.message);
       response.headers.set("retry-after", "1");
       return response;
     }

@@ -2,8 +2,10 @@ import {
   type Adapter,
   type ChatHost,
   type Logger,
+  readWebhookBody,
   type WebhookOptions,
   webhookErrorResponse,
+  webhookProblem,
 } from "@baton/core";
 import { choiceForReply, type TwilioMenuChoice } from "./cards.js";
 import { customerAuthor, inboundThreadId, messageFromWebhook } from "./message.js";
@@ -58,20 +60,6 @@ export function emptyTwiml(): Response {
   });
 }
 
-function problem(status: number, code: string, error: string): Response {
-  return new Response(JSON.stringify({ ok: false, code, error }), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
-}
-
-async function readLimited(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  return bytes.byteLength > maxBytes ? undefined : new TextDecoder().decode(bytes);
-}
-
 /** Runs `work` after the answer, handed to the host's `waitUntil`; a failure is only logged. */
 function detach(
   work: () => Promise<unknown>,
@@ -100,14 +88,14 @@ export async function handleTwilioWebhook(
   const { options: config } = target;
   const logger = target.logger();
   if (request.method !== "POST" && request.method !== "GET") {
-    return problem(405, "METHOD_NOT_ALLOWED", "Twilio webhooks are POST (or GET) requests");
+    return webhookProblem(405, "METHOD_NOT_ALLOWED", "Twilio webhooks are POST (or GET) requests");
   }
   if (request.method === "POST") {
     const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-    if (type !== FORM) return problem(415, "UNSUPPORTED_MEDIA_TYPE", `expected ${FORM}`);
+    if (type !== FORM) return webhookProblem(415, "UNSUPPORTED_MEDIA_TYPE", `expected ${FORM}`);
   }
-  const body = await readLimited(request, config.maxBodyBytes);
-  if (body === undefined) return problem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
+  const body = await readWebhookBody(request, config.maxBodyBytes);
+  if (body === undefined) return webhookProblem(413, "PAYLOAD_TOO_LARGE", "the body is too large");
   const urls = signedUrlsFor(
     request,
     [config.webhookUrl, config.statusCallbackUrl],
@@ -119,24 +107,25 @@ export async function handleTwilioWebhook(
       "twilio: a webhook arrived but cannot be verified: set webhookUrl (the public URL Twilio " +
         "calls) and authToken, or trustRequestUrl when request.url is trustworthy",
     );
-    return problem(403, "FORBIDDEN", "the webhook cannot be verified");
+    return webhookProblem(403, "FORBIDDEN", "the webhook cannot be verified");
   }
   const form =
     request.method === "GET" ? new URL(request.url).searchParams : new URLSearchParams(body);
   const signature = request.headers.get(TWILIO_SIGNATURE_HEADER);
   const params = request.method === "GET" ? {} : formParams(form);
   if (!urls.some((url) => verifyTwilioSignature({ authToken, url, signature, params }))) {
-    return problem(403, "FORBIDDEN", "the Twilio signature does not match");
+    return webhookProblem(403, "FORBIDDEN", "the Twilio signature does not match");
   }
   const host = target.host;
   if (host === undefined) {
-    return problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
+    return webhookProblem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
   }
   let payload: ReturnType<typeof parseTwilioWebhookBody>;
   try {
     payload = parseTwilioWebhookBody(form);
   } catch (error) {
-    if (error instanceof TwilioWebhookParseError) return problem(400, "BAD_REQUEST", error.message);
+    if (error instanceof TwilioWebhookParseError)
+      return webhookProblem(400, "BAD_REQUEST", error.message);
     throw error;
   }
   try {

@@ -36,3 +36,54 @@ export function webhookErrorResponse(error: unknown): Response {
     return new Response(body, { status: 400, headers: json });
   return new Response(body, { status: 500, headers: json });
 }
+
+/**
+ * The answer a webhook adapter gives when it refuses a request itself (405, 401, 413, 415, 400):
+ * JSON `{ ok: false, code, error }`, the same shape as {@link webhookErrorResponse}. `error` names
+ * the problem for the platform's logs and must carry no user content.
+ */
+export function webhookProblem(
+  status: number,
+  code: string,
+  error: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ ok: false, code, error }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/**
+ * A webhook's body as text, or `undefined` when it is larger than `maxBytes` — declared by
+ * `Content-Length` or found while reading, which stops at the limit, so an oversized or lying
+ * request is never buffered whole. Answer `undefined` with 413. Bytes are decoded as UTF-8.
+ */
+export async function readWebhookBody(
+  request: Request,
+  maxBytes: number,
+): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
