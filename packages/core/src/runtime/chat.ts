@@ -1,3 +1,4 @@
+import type { HoldLapsedHandler } from "../concurrency/hold-records.js";
 import type {
   Adapter,
   ChatHost,
@@ -10,7 +11,6 @@ import type { StateAdapter } from "../contracts/state.js";
 import type { UserInfo } from "../contracts/thread-surface-types.js";
 import { AdmissionBound } from "../coordination/admission-bound.js";
 import type { HoldHandle } from "../coordination/hold.js";
-import type { HoldLapsedHandler } from "../concurrency/hold-records.js";
 import type { OnceOptions, OnceResult, OnceWork } from "../coordination/once.js";
 import type {
   ExclusiveAttempt,
