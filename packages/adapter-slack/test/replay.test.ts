@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { emoji } from "@baton/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlackHarness, type SlackHarness } from "./slack-harness.js";
 
-/** Recordings from real Slack workspaces (see /work/shared/fixtures/README.md). */
-const FIXTURES = "/work/shared/fixtures/replay";
+/**
+ * Recordings from real Slack workspaces, in `shared/fixtures/replay/` beside the repository (see
+ * its README.md), as CI lays it out.
+ */
+const FIXTURES = fileURLToPath(new URL("../../../../shared/fixtures/replay", import.meta.url));
 function fixture<T = Record<string, Record<string, unknown>>>(path: string): T {
   return JSON.parse(readFileSync(`${FIXTURES}/${path}`, "utf8")) as T;
 }

@@ -336,7 +336,12 @@ describe("forum topics, membership and replays", () => {
   });
 
   it("replays the recorded private-chat mention and follow-up", async () => {
-    const recorded = JSON.parse(readFileSync("/work/shared/fixtures/replay/telegram.json", "utf8"));
+    const recorded = JSON.parse(
+      readFileSync(
+        new URL("../../../../shared/fixtures/replay/telegram.json", import.meta.url),
+        "utf8",
+      ),
+    );
     const fake = await startFakeTelegram({
       token: `${recorded.botUserId}:recorded`,
       botUserName: recorded.botName,
