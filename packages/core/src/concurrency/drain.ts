@@ -8,11 +8,26 @@ import type { BatchOutcome, DeliveryDisposition, StrategyContext } from "./strat
 /** The most entries one drain round takes, so a flood cannot keep a round from ending. */
 const MAX_ENTRIES_PER_ROUND = 1_000;
 
-/** Takes every entry now in the queue (bounded), oldest first. */
+/**
+ * Takes every entry now in the queue (bounded), oldest first. A State failure before the first
+ * entry rejects; one after it ends the round with the entries already taken, which are out of the
+ * State and so must be run or settled by this drain, or they would end with no disposition.
+ */
 export async function dequeueAll(context: StrategyContext, lockKey: string): Promise<QueueEntry[]> {
   const entries: QueueEntry[] = [];
   while (entries.length < MAX_ENTRIES_PER_ROUND) {
-    const entry = await context.state.dequeue(lockKey);
+    let entry: QueueEntry | null;
+    try {
+      entry = await context.state.dequeue(lockKey);
+    } catch (error) {
+      if (entries.length === 0) throw error;
+      context.logger.warn("dequeue failed mid-round; running the entries already taken", {
+        lockKey,
+        taken: entries.length,
+        error,
+      });
+      break;
+    }
     if (!entry) break;
     entries.push(entry);
   }

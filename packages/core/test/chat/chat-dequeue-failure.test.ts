@@ -1,0 +1,33 @@
+import { sleep } from "@baton/core";
+import { describe, expect, it } from "vitest";
+import { createChatHarness } from "./chat-harness.js";
+
+describe("a State failure in the middle of taking a drain's entries", () => {
+  it("still gives the entries already taken out of the State a terminal disposition", async () => {
+    const h = await createChatHarness({ concurrency: "queue" });
+    const seen: string[] = [];
+    h.chat.onNewMention(async (_thread, message, context) => {
+      seen.push([message.text, ...context.skipped.map((m) => m.text)].join(" + "));
+      if (message.text === "@bot first") await sleep(h.clock, 500);
+    });
+    const first = h.send("@bot first");
+    await h.clock.advance(10);
+    const second = h.send("@bot second");
+    await h.clock.advance(10);
+    // The holder's drain takes "second" out of the State queue; the next dequeue fails, as when
+    // the server goes away between two round trips.
+    const dequeue = h.state.dequeue.bind(h.state);
+    let calls = 0;
+    h.state.dequeue = async (key) => {
+      calls += 1;
+      if (calls === 2) throw new Error("connection reset");
+      return dequeue(key);
+    };
+    await h.clock.advance(500);
+
+    expect(await first.done).toEqual({ outcome: "handled" });
+    expect(await second.done).toEqual({ outcome: "handled" });
+    expect(seen).toEqual(["@bot first", "@bot second"]);
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
+});
