@@ -52,8 +52,8 @@ export class WebEventHub {
   /**
    * Opens a server-sent event stream for `audience`: a `retry:` hint, then `initial` events,
    * then live events, with a comment every `heartbeatMs` so proxies keep an idle stream open.
-   * The stream unsubscribes when the client goes away (`signal` aborts or the body is
-   * cancelled), when it stops reading, or when {@link closeAll} is called.
+   * The stream unsubscribes when the client goes away (`request`'s signal aborts or the body
+   * is cancelled), when it stops reading, or when {@link closeAll} is called.
    */
   open(
     audience: StreamAudience,
@@ -61,16 +61,20 @@ export class WebEventHub {
       initial: readonly WebEvent[];
       heartbeatMs: number;
       reconnectDelayMs: number;
-      signal?: AbortSignal;
+      request?: Request;
     },
   ): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
+    // A Request's signal only follows its caller's signal while the Request itself is alive,
+    // so holding just the signal lets garbage collection silently drop the hang-up.
+    let request = options.request;
     let subscriber: Subscriber | undefined;
     let heartbeat: ReturnType<typeof setInterval> | undefined;
     const cleanup = () => {
       if (subscriber) this.subscribers.delete(subscriber);
       if (heartbeat !== undefined) clearInterval(heartbeat);
-      options.signal?.removeEventListener("abort", onAbort);
+      request?.signal.removeEventListener("abort", onAbort);
+      request = undefined;
       subscriber = undefined;
     };
     let onAbort = () => {};
@@ -91,12 +95,12 @@ export class WebEventHub {
             controller.close();
           };
           onAbort = close;
-          if (options.signal?.aborted) {
+          if (request?.signal.aborted) {
             closed = true;
             controller.close();
             return;
           }
-          options.signal?.addEventListener("abort", onAbort, { once: true });
+          request?.signal.addEventListener("abort", onAbort, { once: true });
           write(`retry: ${options.reconnectDelayMs}\n\n`);
           for (const event of options.initial) write(formatSse(event));
           subscriber = { ...audience, send: (event) => write(formatSse(event)), close };

@@ -180,7 +180,7 @@ async function openEvents(target: WebRequestTarget, request: Request): Promise<R
     initial: [hello, ...target.platform.snapshots(identity.userId, thread?.threadId)],
     heartbeatMs: target.options.heartbeatMs,
     reconnectDelayMs: target.options.reconnectDelayMs,
-    signal: request.signal,
+    request,
   });
   return new Response(stream, {
     status: 200,

@@ -1,5 +1,20 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { createWebHarness } from "./web-harness.js";
+import { createWebHarness, sseReader } from "./web-harness.js";
+
+/**
+ * Runs full garbage collections once the current call stacks have unwound, so a test can show
+ * that nothing it needs was only weakly held.
+ */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  for (let round = 0; round < 2; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+  }
+}
 
 describe("GET …/events", () => {
   it("carries a mention round trip: the user's message, typing, then the bot's reply", async () => {
@@ -127,11 +142,29 @@ describe("GET …/events", () => {
     await stream.reader!.next((e) => e.event === "comment");
     expect(h.web.openStreams).toBe(1);
     stream.controller.abort();
-    await expect.poll(() => h.web.openStreams).toBe(0);
+    await expect.poll(() => h.web.openStreams, { timeout: 4_000 }).toBe(0);
     const cancelled = await h.events("alice");
     expect(h.web.openStreams).toBe(1);
     await cancelled.reader!.cancel();
     expect(h.web.openStreams).toBe(0);
+    await h.chat.shutdown();
+  });
+
+  it("still unsubscribes on hang-up after the request object has been garbage collected", async () => {
+    const h = await createWebHarness();
+    const controller = new AbortController();
+    // Only the adapter may hold this Request once the response is back: a Request's signal
+    // follows `controller` only while the Request is alive.
+    const response = await h.web.handleWebhook(
+      new Request("http://localhost/api/web/events", {
+        headers: { "x-user": "alice" },
+        signal: controller.signal,
+      }),
+    );
+    await sseReader(response.body!).next((e) => e.event === "hello");
+    await collectGarbage();
+    controller.abort();
+    await expect.poll(() => h.web.openStreams, { timeout: 4_000 }).toBe(0);
     await h.chat.shutdown();
   });
 
