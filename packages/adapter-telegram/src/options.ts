@@ -1,4 +1,12 @@
-import { type Clock, ConfigError, isLogger, type Logger, systemClock } from "@baton/core";
+import {
+  type Clock,
+  ConfigError,
+  checkInteger,
+  configOrEnv,
+  isLogger,
+  type Logger,
+  systemClock,
+} from "@baton/core";
 
 /** How updates reach the bot: a webhook, long polling, or (auto) whichever the bot is set up for. */
 export type TelegramAdapterMode = "auto" | "webhook" | "polling";
@@ -97,17 +105,6 @@ export interface ResolvedTelegramOptions {
 /** Telegram's public Bot API. */
 export const TELEGRAM_API_URL = "https://api.telegram.org";
 
-function pick(value: string | undefined, fallback: string | undefined): string | undefined {
-  const chosen = value ?? fallback;
-  return chosen === undefined || chosen.trim() === "" ? undefined : chosen.trim();
-}
-
-function checkInteger(problems: string[], field: string, value: number, min: number, max = 1e12) {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    problems.push(`${field} must be an integer in ${min}–${max}, got ${String(value)}`);
-  }
-}
-
 function userIdsOf(
   problems: string[],
   config: TelegramAdapterConfig["allowedUserIds"],
@@ -157,13 +154,13 @@ export function resolveTelegramOptions(
   const botToken =
     typeof config.botToken === "function"
       ? config.botToken
-      : pick(config.botToken, env.TELEGRAM_BOT_TOKEN);
+      : configOrEnv(config.botToken, env.TELEGRAM_BOT_TOKEN);
   if (botToken === undefined) {
     problems.push("botToken is required (pass botToken or set TELEGRAM_BOT_TOKEN)");
   }
   const apiUrl = (
-    pick(config.apiUrl, undefined) ??
-    pick(config.apiBaseUrl, env.TELEGRAM_API_BASE_URL) ??
+    configOrEnv(config.apiUrl, undefined) ??
+    configOrEnv(config.apiBaseUrl, env.TELEGRAM_API_BASE_URL) ??
     TELEGRAM_API_URL
   ).replace(/\/+$/, "");
   try {
@@ -178,7 +175,7 @@ export function resolveTelegramOptions(
   if (!["auto", "webhook", "polling"].includes(mode)) {
     problems.push(`mode must be "auto", "webhook" or "polling", got ${JSON.stringify(mode)}`);
   }
-  const userName = pick(config.userName, env.TELEGRAM_BOT_USERNAME)?.replace(/^@/, "");
+  const userName = configOrEnv(config.userName, env.TELEGRAM_BOT_USERNAME)?.replace(/^@/, "");
   const streamingEditIntervalMs = config.streamingEditIntervalMs ?? 1_000;
   const maxRetryAfterMs = config.maxRetryAfterMs ?? 30_000;
   const maxRetries = config.maxRetries ?? 3;
@@ -190,7 +187,7 @@ export function resolveTelegramOptions(
   if (config.logger !== undefined && !isLogger(config.logger)) {
     problems.push("logger must have debug, info, warn and error methods");
   }
-  const secretToken = pick(config.secretToken, env.TELEGRAM_WEBHOOK_SECRET_TOKEN);
+  const secretToken = configOrEnv(config.secretToken, env.TELEGRAM_WEBHOOK_SECRET_TOKEN);
   if (secretToken !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secretToken)) {
     problems.push(
       "secretToken must be 1–256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)",

@@ -195,6 +195,7 @@ export {
   type LockScopeOption,
 } from "./runtime/chat-config.js";
 export type { ReleaseHoldOptions } from "./runtime/chat-coordination.js";
+export { checkHttpUrl, checkInteger, configOrEnv } from "./runtime/adapter-config.js";
 export { describeValue } from "./runtime/config-problems.js";
 export { adaptLogger, type PinoLikeLogger } from "./runtime/logger-adapter.js";
 export {
