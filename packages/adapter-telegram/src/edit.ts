@@ -78,3 +78,32 @@ export async function editTelegramMessage(
     throw error;
   }
 }
+
+/** Deletes one message of the thread's chat. */
+export async function deleteTelegramMessage(
+  api: TelegramApi,
+  thread: TelegramThreadData,
+  messageId: string,
+): Promise<void> {
+  await api.call("deleteMessage", {
+    chat_id: thread.chatId,
+    message_id: telegramMessageIdOf(messageId),
+  });
+}
+
+/**
+ * Sets the bot's reaction on a message to `emoji` (a Telegram emoji character), or clears it
+ * with `null`: Telegram keeps one reaction per bot and message, so setting replaces.
+ */
+export async function setTelegramReaction(
+  api: TelegramApi,
+  thread: TelegramThreadData,
+  messageId: string,
+  emoji: string | null,
+): Promise<void> {
+  await api.call("setMessageReaction", {
+    chat_id: thread.chatId,
+    message_id: telegramMessageIdOf(messageId),
+    reaction: emoji === null ? [] : [{ type: "emoji", emoji }],
+  });
+}

@@ -17,6 +17,7 @@ import {
   type WebhookOptions,
 } from "@baton/core";
 import { TelegramApi } from "./api.js";
+import { TelegramIdentity } from "./bot-identity.js";
 import { TelegramCallbackStore } from "./callback-store.js";
 import { TELEGRAM_CAPABILITIES } from "./capabilities.js";
 import {
@@ -27,10 +28,15 @@ import {
   type TelegramCallbackPayload,
 } from "./cards.js";
 import { fetchTelegramChannelInfo, fetchTelegramThread, getTelegramUser } from "./chat-info.js";
-import { editTelegramMessage, replyTelegramMessage } from "./edit.js";
+import {
+  deleteTelegramMessage,
+  editTelegramMessage,
+  replyTelegramMessage,
+  setTelegramReaction,
+} from "./edit.js";
 import { TelegramApiError } from "./errors.js";
 import type { TelegramChatMemberEvent, TelegramEventHandler } from "./events.js";
-import { messageFromTelegram, type TelegramBotIdentity } from "./message.js";
+import { messageFromTelegram } from "./message.js";
 import type { ResolvedTelegramOptions } from "./options.js";
 import { toTelegramUpdate } from "./parse.js";
 import { isServerlessRuntime, TelegramPoller } from "./polling.js";
@@ -48,7 +54,6 @@ import {
   TELEGRAM_ADAPTER_NAME,
   type TelegramThreadData,
   telegramChannelIdFromThreadId,
-  telegramMessageIdOf,
   telegramThreadDataOf,
 } from "./thread-id.js";
 import { TELEGRAM_MESSAGE_LIMIT, truncateForTelegram } from "./truncate.js";
@@ -72,31 +77,30 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   private host: ChatHost | undefined;
   private readonly api: TelegramApi;
   private readonly poller: TelegramPoller;
-  private me: Promise<{ id: number; username?: string }> | undefined;
   private readonly memberHandlers: TelegramEventHandler<TelegramChatMemberEvent>[] = [];
-  private knownUserName: string | undefined;
+  private readonly bot: TelegramIdentity;
   private readonly callbacks = new TelegramCallbackStore(() =>
     this.chatHost("post or read buttons with long payloads").getState(),
   );
 
   constructor(readonly options: ResolvedTelegramOptions) {
-    this.knownUserName = options.userName;
     this.streamingUpdateIntervalMs = options.streamingEditIntervalMs;
     this.api = new TelegramApi({ ...options, logger: () => this.logger() });
+    this.bot = new TelegramIdentity(this.api, options.userName, () => this.botUserId);
     this.poller = new TelegramPoller({
       api: this.api,
       state: () => this.chatHost("poll").getState(),
       settings: options.longPolling,
       clock: options.clock,
       logger: () => this.logger(),
-      scope: async () => (await this.identity()).scope,
+      scope: async () => (await this.bot.resolve()).scope,
       handle: (update) => dispatchTelegramUpdate(this.updateTarget(this.chatHost("poll")), update),
     });
   }
 
   /** The bot's username (configured, else from `getMe` once known, else `"bot"`). */
   get userName(): string {
-    return this.knownUserName ?? "bot";
+    return this.bot.userName ?? "bot";
   }
 
   /** The bot's numeric id: the part of the token before `:` (stable across token rotation). */
@@ -209,7 +213,7 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
     if (message === undefined)
       throw new TelegramApiError("parseMessage", { errorCode: 400, description: "no message" });
     return messageFromTelegram(message, {
-      bot: { userName: this.knownUserName, userId: this.botUserId },
+      bot: { userName: this.bot.userName, userId: this.botUserId },
       withFetcher: (attachment) => this.rehydrateAttachment(attachment),
     });
   }
@@ -272,31 +276,18 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   }
 
   async deleteMessage(threadId: string, messageId: string): Promise<void> {
-    const data = decodeTelegramThreadId(threadId);
-    await this.api.call("deleteMessage", {
-      chat_id: data.chatId,
-      message_id: telegramMessageIdOf(messageId),
-    });
+    await deleteTelegramMessage(this.api, decodeTelegramThreadId(threadId), messageId);
   }
 
   /** Sets the bot's reaction (Telegram keeps one reaction per bot and message: this replaces it). */
   async addReaction(threadId: string, messageId: string, emoji: string): Promise<void> {
-    const data = decodeTelegramThreadId(threadId);
-    await this.api.call("setMessageReaction", {
-      chat_id: data.chatId,
-      message_id: telegramMessageIdOf(messageId),
-      reaction: [{ type: "emoji", emoji: defaultEmojiResolver.toGChat(emoji) }],
-    });
+    const character = defaultEmojiResolver.toGChat(emoji);
+    await setTelegramReaction(this.api, decodeTelegramThreadId(threadId), messageId, character);
   }
 
   /** Removes the bot's reaction from the message. */
   async removeReaction(threadId: string, messageId: string): Promise<void> {
-    const data = decodeTelegramThreadId(threadId);
-    await this.api.call("setMessageReaction", {
-      chat_id: data.chatId,
-      message_id: telegramMessageIdOf(messageId),
-      reaction: [],
-    });
+    await setTelegramReaction(this.api, decodeTelegramThreadId(threadId), messageId, null);
   }
 
   /** Shows "typing…" for about five seconds (Telegram has no status text). */
@@ -370,30 +361,13 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
     this.poller.start();
   }
 
-  /** The bot's identity: username and id, fetched once with `getMe` when not configured. */
-  private async identity(): Promise<TelegramBotIdentity & { scope: string }> {
-    const fromToken = this.botUserId;
-    if (this.knownUserName !== undefined && fromToken !== undefined) {
-      return { userName: this.knownUserName, userId: fromToken, scope: fromToken };
-    }
-    this.me ??= this.api
-      .call<{ id: number; username?: string }>("getMe")
-      .catch((error: unknown) => {
-        this.me = undefined; // a later update tries again
-        throw error;
-      });
-    const me = await this.me;
-    this.knownUserName ??= me.username;
-    return { userName: this.knownUserName, userId: String(me.id), scope: String(me.id) };
-  }
-
   private updateTarget(host: ChatHost): TelegramUpdateTarget {
     return {
       adapter: this,
       host,
       allowedUserIds: this.options.allowedUserIds,
       logger: () => this.logger(),
-      identity: () => this.identity(),
+      identity: () => this.bot.resolve(),
       withFetcher: (attachment) => this.rehydrateAttachment(attachment),
       decodeCallback: (data) =>
         this.callbacks.decode(data, (expired) => {

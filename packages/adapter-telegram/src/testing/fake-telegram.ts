@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { CAPTION_LIMIT, checkMarkup, checkText, MESSAGE_LIMIT } from "./fake-telegram-checks.js";
 import { type Answer, fail, ok, readParams, send } from "./fake-telegram-http.js";
-import { checkMarkdownV2, checkTelegramHtml } from "./markdown-v2-check.js";
 
 /** One Bot API call the fake received. */
 export interface FakeTelegramRequest {
@@ -39,11 +39,6 @@ export interface FakeTelegramOptions {
   /** The bot's username (`getMe`). Default `baton_test_bot`. */
   readonly botUserName?: string;
 }
-
-/** Telegram's limits the fake enforces. */
-const MESSAGE_LIMIT = 4_096;
-const CAPTION_LIMIT = 1_024;
-const CALLBACK_DATA_LIMIT = 64;
 
 /**
  * An offline Bot API on a local HTTP server: the methods the adapter calls, with Telegram's
@@ -253,40 +248,6 @@ export class FakeTelegram {
     }
   }
 
-  private check(text: string, parseMode: unknown, limit: number): Answer | string {
-    let visible = text;
-    if (parseMode === "MarkdownV2" || parseMode === "HTML") {
-      const checked = parseMode === "HTML" ? checkTelegramHtml(text) : checkMarkdownV2(text);
-      if (!checked.ok) return fail(400, `Bad Request: ${checked.error}`);
-      visible = checked.visible;
-    } else if (parseMode !== undefined) {
-      return fail(400, `Bad Request: unsupported parse_mode "${String(parseMode)}"`);
-    }
-    if (visible.length > limit) {
-      return fail(
-        400,
-        limit === MESSAGE_LIMIT
-          ? "Bad Request: message is too long"
-          : "Bad Request: message caption is too long",
-      );
-    }
-    return visible;
-  }
-
-  private checkMarkup(markup: unknown): Answer | undefined {
-    const parsed = typeof markup === "string" ? JSON.parse(markup) : markup;
-    const rows = (parsed as { inline_keyboard?: unknown[][] } | undefined)?.inline_keyboard ?? [];
-    for (const row of rows) {
-      for (const button of row as { callback_data?: string }[]) {
-        const data = button.callback_data;
-        if (data !== undefined && Buffer.byteLength(data) > CALLBACK_DATA_LIMIT) {
-          return fail(400, "Bad Request: BUTTON_DATA_INVALID");
-        }
-      }
-    }
-    return undefined;
-  }
-
   private store(
     params: Record<string, unknown>,
     field: "text" | "caption",
@@ -301,13 +262,13 @@ export class FakeTelegram {
       return fail(400, "Bad Request: message text is empty");
     let visible: string | undefined;
     if (typeof raw === "string") {
-      const checked = this.check(raw, params.parse_mode, limit);
+      const checked = checkText(raw, params.parse_mode, limit);
       if (typeof checked !== "string") return checked;
       visible = checked;
       if (field === "text" && visible.trim() === "")
         return fail(400, "Bad Request: message text is empty");
     }
-    const badMarkup = this.checkMarkup(params.reply_markup);
+    const badMarkup = checkMarkup(params.reply_markup);
     if (badMarkup) return badMarkup;
     const chatId = String(params.chat_id);
     const topic =
@@ -331,7 +292,7 @@ export class FakeTelegram {
     if (!found) return fail(400, "Bad Request: message to edit not found");
     if (typeof params.text !== "string" || params.text === "")
       return fail(400, "Bad Request: message text is empty");
-    const checked = this.check(params.text, params.parse_mode, MESSAGE_LIMIT);
+    const checked = checkText(params.text, params.parse_mode, MESSAGE_LIMIT);
     if (typeof checked !== "string") return checked;
     if (checked === found.text && params.reply_markup === undefined) {
       return fail(
