@@ -17,6 +17,7 @@ import {
   StateError,
   ValidationError,
 } from "@baton/core";
+import { ClaimTable } from "./claim-table.js";
 import { ExpiringMap } from "./expiring-map.js";
 import {
   assertEnqueueOptions,
@@ -43,12 +44,6 @@ export interface MemoryStateOptions {
   fastPaths?: boolean;
 }
 
-interface ClaimRecord {
-  status: "claimed" | "armed" | "completed";
-  generation: number;
-  expiresAt: number;
-}
-
 const DEFAULT_PURGE_INTERVAL_MS = 60_000;
 
 /**
@@ -70,7 +65,10 @@ export class MemoryState implements StateAdapter {
   private readonly locks: ExpiringMap<Lock>;
   private readonly queues = new Map<string, QueueEntry[]>();
   private readonly lists: ExpiringMap<JsonValue[]>;
-  private readonly claims = new Map<string, ClaimRecord>();
+  private readonly claims = new ClaimTable(
+    () => this.now(),
+    () => this.nextFence(),
+  );
 
   /** Present only with `fastPaths: true`; see `FastPathState` in @baton/core. */
   readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
@@ -326,35 +324,17 @@ export class MemoryState implements StateAdapter {
     this.ready("claim", key);
     assertTtlMs("claim", ttlMs);
     this.maybePurge();
-    const record = this.claims.get(key);
-    const takeable =
-      !record ||
-      record.status === "armed" ||
-      (record.status === "claimed" && record.expiresAt <= this.now());
-    if (!takeable) return null;
-    const next: ClaimRecord = {
-      status: "claimed",
-      generation: this.nextFence(),
-      expiresAt: this.now() + ttlMs,
-    };
-    this.claims.set(key, next);
-    return { key, generation: next.generation, expiresAt: next.expiresAt };
+    return this.claims.take(key, ttlMs);
   }
 
   async completeClaim(claim: Claim): Promise<boolean> {
     this.ready("complete claim", claim.key);
-    const record = this.currentClaim(claim);
-    if (!record) return false;
-    record.status = "completed";
-    return true;
+    return this.claims.settle(claim, "completed");
   }
 
   async rearmClaim(claim: Claim): Promise<boolean> {
     this.ready("re-arm claim", claim.key);
-    const record = this.currentClaim(claim);
-    if (!record) return false;
-    record.status = "armed";
-    return true;
+    return this.claims.settle(claim, "armed");
   }
 
   /** Entries still held in memory, expired ones awaiting purge included. For purge tests. */
@@ -376,19 +356,8 @@ export class MemoryState implements StateAdapter {
     this.values.purgeExpired();
     this.locks.purgeExpired();
     this.lists.purgeExpired();
-    const now = this.now();
-    for (const [key, record] of this.claims) {
-      const lapsed = record.status === "claimed" && record.expiresAt <= now;
-      if (record.status === "armed" || lapsed) this.claims.delete(key);
-    }
-    this.lastPurgeAt = now;
-  }
-
-  /** The record `claim` still owns, or undefined when its generation is stale or it ended. */
-  private currentClaim(claim: Claim): ClaimRecord | undefined {
-    const record = this.claims.get(claim.key);
-    const owned = record?.status === "claimed" && record.generation === claim.generation;
-    return owned ? record : undefined;
+    this.claims.purge();
+    this.lastPurgeAt = this.now();
   }
 
   private nextFence(): number {
