@@ -1,6 +1,7 @@
 import { type Tool, tool } from "ai";
 import type { ChannelVisibility } from "../contracts/thread-surface-types.js";
 import { callAdapter } from "../runtime/adapter-call.js";
+import { persistsThreadHistory } from "../runtime/thread-history.js";
 import type { ChatBinding, ToolOptions } from "./chat-binding.js";
 import {
   enumField,
@@ -10,6 +11,7 @@ import {
   stringField,
   toolInput,
 } from "./input-schema.js";
+import { persistedPage } from "./persisted-page.js";
 import { type ProjectedMessage, projectMessage } from "./project-message.js";
 import type { ScopeGuard } from "./read-scope.js";
 import { requireFeature, unavailable } from "./tool-support.js";
@@ -56,8 +58,13 @@ export const fetchMessages = (
     execute: async (input) => {
       const { threadId, limit, cursor, direction } = FETCH_MESSAGES.parse(input);
       guard?.(threadId);
-      const { adapter } = chat.thread(threadId);
+      const thread = chat.thread(threadId);
+      const { adapter } = thread;
       const step = `fetch messages of ${threadId}`;
+      // Platforms without a history API (SMS, Telegram) have the history the runtime keeps.
+      if (persistsThreadHistory(adapter)) {
+        return persistedPage(thread, { limit, direction, cursor }, step);
+      }
       requireFeature(adapter, "history", step);
       const options = { limit, direction, ...(cursor === undefined ? {} : { cursor }) };
       const page = await callAdapter(adapter, step, () => adapter.fetchMessages(threadId, options));
