@@ -1,5 +1,12 @@
 export type { WebEvent, WebTextFormat, WebWireMessage } from "./format.js";
-export { sendWebResponse, toWebRequest } from "./node-http.js";
+export {
+  jsonResponse,
+  type ServedWebHandler,
+  type ServeWebHandlerOptions,
+  sendWebResponse,
+  serveWebHandler,
+  toWebRequest,
+} from "./node-http.js";
 export type { WebAdapterOptions, WebIdentity } from "./options.js";
 export type { WebPostBody, WebRawMessage } from "./parse.js";
 export {

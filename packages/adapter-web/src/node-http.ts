@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 
 /**
@@ -73,5 +74,82 @@ function drained(res: ServerResponse): Promise<void> {
     };
     res.on("drain", done);
     res.on("close", done);
+  });
+}
+
+/** Options of {@link serveWebHandler}. */
+export interface ServeWebHandlerOptions {
+  /** The port; 0 picks a free one. Default 3000. */
+  readonly port?: number;
+  /** The interface to listen on. Default `127.0.0.1`, so nothing is exposed by accident. */
+  readonly host?: string;
+  /**
+   * The response when the handler throws (it is also given the error to log). Default: a 500
+   * with `{ ok: false, error: "internal error" }`, which leaks nothing about the failure.
+   */
+  readonly onError?: (error: unknown) => Response;
+}
+
+/** A node:http server running a web handler, from {@link serveWebHandler}. */
+export interface ServedWebHandler {
+  readonly server: Server;
+  /** The port it listens on (the chosen one when asked for 0). */
+  readonly port: number;
+  /** `http://localhost:{port}` */
+  readonly url: string;
+  /**
+   * Stops accepting requests and resolves once the server is closed. Open connections — idle
+   * keep-alive sockets and event streams — are closed too, so this never waits on a client.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `handle` (a fetch-style `Request → Response` handler, e.g. one that routes to
+ * `chat.webhooks.web`) on a node:http server, through {@link toWebRequest} and
+ * {@link sendWebResponse}. Resolves once the server listens; rejects when it cannot (a port in
+ * use). Every request gets a response: a throwing handler answers `onError`'s.
+ */
+export async function serveWebHandler(
+  handle: (request: Request) => Promise<Response> | Response,
+  options: ServeWebHandlerOptions = {},
+): Promise<ServedWebHandler> {
+  const onError =
+    options.onError ?? (() => jsonResponse(500, { ok: false, error: "internal error" }));
+  const server = createServer((req, res) => {
+    const request = toWebRequest(req, res);
+    Promise.resolve()
+      .then(() => handle(request))
+      .catch((error: unknown) => onError(error))
+      .then((response) => sendWebResponse(response, res));
+  });
+  const port = await listen(server, options.port ?? 3000, options.host ?? "127.0.0.1");
+  return {
+    server,
+    port,
+    url: `http://localhost:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A JSON response with `status`: the shape the reference servers answer their routes with. */
+export function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
   });
 }
