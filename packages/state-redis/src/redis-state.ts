@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
+  type AcceptAndAcquireRequest,
+  type AcceptAndAcquireResult,
   type AppendToListOptions,
   type Claim,
   type EnqueueOptions,
@@ -8,11 +10,13 @@ import {
   type Lock,
   type LockInfo,
   type QueueEntry,
+  type ReleaseAndNextResult,
   type StateAdapter,
-  StateError,
   ValidationError,
 } from "@baton/core";
+import { isClusterClient } from "./command-target.js";
 import { RedisConnection } from "./connection.js";
+import { offeredFastPaths } from "./fast-paths.js";
 import { FENCE_RECORD_TTL_MS, RedisKeyLayout } from "./keys.js";
 import { type RedisStateOptions, resolveRedisStateOptions } from "./options.js";
 import { ReplicaConfirmation } from "./replication.js";
@@ -30,18 +34,16 @@ import {
 } from "./scripts.js";
 import {
   assertEnqueueOptions,
-  assertKey,
   assertOptionalTtlMs,
   assertPlainObject,
   assertPositiveInteger,
+  assertReady,
   assertTtlMs,
+  NO_KEY,
   parseStored,
   pxArgument,
   toJson,
 } from "./validate.js";
-
-/** Marks a call that names no key (only `pendingQueueKeys`). */
-const NO_KEY: unique symbol = Symbol("no key");
 
 /** What `pendingQueueKeys()` returns when no limit is given. */
 const DEFAULT_PENDING_LIMIT = 100;
@@ -64,6 +66,11 @@ export class RedisState implements StateAdapter {
   private readonly connection: RedisConnection;
   private readonly replicas: ReplicaConfirmation | undefined;
 
+  /** One script; present unless `fastPaths: false`, absent on a Redis Cluster (ADR 0026). */
+  readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
+  /** One script; present unless `fastPaths: false`. See `FastPathState` in @baton/core. */
+  readonly releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
+
   constructor(options: RedisStateOptions) {
     const resolved = resolveRedisStateOptions(options);
     this.keyPrefix = resolved.keyPrefix;
@@ -71,6 +78,12 @@ export class RedisState implements StateAdapter {
     this.connection = new RedisConnection(resolved);
     this.replicas =
       resolved.replication && new ReplicaConfirmation(this.connection, resolved.replication);
+    // Known before connect(): a borrowed cluster client is recognised by its shape.
+    const isCluster = resolved.cluster !== undefined || isClusterClient(resolved.client);
+    const deps = { connection: this.connection, keys: this.keys, replicas: this.replicas };
+    const fused = offeredFastPaths(deps, resolved.fastPaths, isCluster);
+    if (fused.acceptAndAcquire) this.acceptAndAcquire = fused.acceptAndAcquire;
+    if (fused.releaseAndNext) this.releaseAndNext = fused.releaseAndNext;
   }
 
   /** True when connected to (or configured for) a Redis Cluster. */
@@ -396,14 +409,7 @@ export class RedisState implements StateAdapter {
 
   /** Rejects when not connected (first, as the memory backend does), then checks the key. */
   private ready(step: string, key: string | typeof NO_KEY = NO_KEY): void {
-    if (!this.connection.isConnected) {
-      throw new StateError(
-        "disconnected",
-        "the Redis state is not connected; call connect() first (and not after disconnect())",
-        { step },
-      );
-    }
-    if (key !== NO_KEY) assertKey(step, key);
+    assertReady(this.connection, step, key);
   }
 }
 

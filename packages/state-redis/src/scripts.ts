@@ -283,3 +283,41 @@ else
 end
 return 1`,
 );
+
+/**
+ * The fused accept (DESIGN §4.1): `SET NX PX` of the dedupe mark, then — only when it was written
+ * — the lock acquire of {@link ACQUIRE_LOCK} and, only when the lock was taken, the subscription
+ * read, all in one step. KEYS: dedupe value, lock, the lock's fence record, subscription; they
+ * must share a node, so this script is never sent to a Redis Cluster (ADR 0026).
+ * ARGV: dedupe ttlMs, token, lock ttlMs, fence record TTL in ms.
+ * Reply: `{0}` duplicate, `{1}` busy (mark written), `{2, fence, expiresAtMs, subscribed (0|1)}`.
+ */
+export const ACCEPT_AND_ACQUIRE = script(
+  "accept and acquire",
+  `${NEXT_FENCE}
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return {0} end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {1} end
+local fence = next_fence(KEYS[3], ARGV[4])
+redis.call('SET', KEYS[2], string.format('%.0f', fence) .. ':' .. ARGV[2], 'PX', ARGV[3])
+return {2, fence, redis.call('PEXPIRETIME', KEYS[2]), redis.call('EXISTS', KEYS[4])}`,
+);
+
+/**
+ * The fused release: {@link RELEASE_LOCK}, then a look at the head of the queue of the same key
+ * (`LINDEX 0`, nothing removed), in one step, so an entry enqueued before the release is always
+ * seen. KEYS: lock, queue (one slot: they share the lock key's bucket tag). ARGV: token.
+ * Reply: `{released (0|1)}` for an empty queue, else `{released, head entry JSON}`.
+ */
+export const RELEASE_AND_PEEK = script(
+  "release lock and peek queue",
+  `${LOCK_TOKEN}
+local released = 0
+local value = redis.call('GET', KEYS[1])
+if value and lock_token(value) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  released = 1
+end
+local head = redis.call('LINDEX', KEYS[2], 0)
+if head then return {released, head} end
+return {released}`,
+);

@@ -1,4 +1,4 @@
-import { type JsonValue, ValidationError } from "@baton/core";
+import { assertStateKey, type JsonValue, StateError, ValidationError } from "@baton/core";
 
 export {
   assertEnqueueOptions,
@@ -47,4 +47,26 @@ export function parseStored(step: string, key: string, text: string): JsonValue 
       cause: error,
     });
   }
+}
+
+/** Marks a call that names no key (only `pendingQueueKeys`). */
+export const NO_KEY: unique symbol = Symbol("no key");
+
+/**
+ * Rejects when the backend is not connected (first, as the memory backend does), then checks
+ * `key` unless the call names none.
+ */
+export function assertReady(
+  connection: { readonly isConnected: boolean },
+  step: string,
+  key: string | typeof NO_KEY,
+): void {
+  if (!connection.isConnected) {
+    throw new StateError(
+      "disconnected",
+      "the Redis state is not connected; call connect() first (and not after disconnect())",
+      { step },
+    );
+  }
+  if (key !== NO_KEY) assertStateKey(step, key);
 }

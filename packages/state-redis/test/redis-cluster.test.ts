@@ -109,6 +109,23 @@ describe("on a Redis Cluster", () => {
   });
 });
 
+describe("fast paths on a Redis Cluster", () => {
+  it("offers releaseAndNext but never the cross-slot acceptAndAcquire, also on a borrowed client", async () => {
+    const state = await openState();
+    expect(state.acceptAndAcquire).toBeUndefined();
+    const lock = await state.acquireLock("thread:slack:C1:T1", 60_000);
+    if (!lock) throw new Error("expected the lock");
+    const queued = entry("a");
+    await state.enqueue("thread:slack:C1:T1", queued, { maxSize: 10, onFull: "drop-oldest" });
+    expect(await state.releaseAndNext?.(lock)).toEqual({ released: true, next: queued });
+    // A cluster client handed in is recognised before connect(), so the choice never changes.
+    const client = createCluster({ rootNodes: CLUSTER_ROOT_URLS.map((url) => ({ url })) });
+    const borrowed = createRedisState({ client, keyPrefix: uniquePrefix(), logger: silentLogger });
+    expect(borrowed.acceptAndAcquire).toBeUndefined();
+    expect(typeof borrowed.releaseAndNext).toBe("function");
+  });
+});
+
 describe("replication: { waitReplicas }", () => {
   it("confirms lock writes on a replica before they count", async () => {
     const state = await openState({ replication: { waitReplicas: 1, timeoutMs: 1_000 } });

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import type {
+  AcceptAndAcquireRequest,
+  AcceptAndAcquireResult,
+  Lock,
+  QueueEntry,
+  ReleaseAndNextResult,
+} from "@baton/core";
+import type { RedisConnection } from "./connection.js";
+import { FENCE_RECORD_TTL_MS, type RedisKeyLayout } from "./keys.js";
+import type { ReplicaConfirmation } from "./replication.js";
+import { ACCEPT_AND_ACQUIRE, RELEASE_AND_PEEK, RELEASE_LOCK } from "./scripts.js";
+import { assertKey, assertReady, assertTtlMs, parseStored, pxArgument } from "./validate.js";
+
+/** The fused fast paths a backend offers; absent members fall back to the separate calls. */
+export interface OfferedFastPaths {
+  acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
+  releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
+}
+
+/** What the fused paths need of their backend. */
+export interface FastPathDeps {
+  readonly connection: RedisConnection;
+  readonly keys: RedisKeyLayout;
+  readonly replicas: ReplicaConfirmation | undefined;
+}
+
+/**
+ * Which fused paths a backend offers: none with `fastPaths: false`; on a Redis Cluster only
+ * `releaseAndNext`, whose keys (lock and queue) share the lock key's bucket slot, while the
+ * dedupe mark and the subscription of `acceptAndAcquire` live in slots of their own, and Baton
+ * never sends a cross-slot script (ADR 0026). Decided once, at construction.
+ */
+export function offeredFastPaths(
+  deps: FastPathDeps,
+  enabled: boolean,
+  isCluster: boolean,
+): OfferedFastPaths {
+  if (!enabled) return {};
+  const releaseAndNext = (lock: Lock) => releaseAndPeek(deps, lock);
+  if (isCluster) return { releaseAndNext };
+  return { acceptAndAcquire: (request) => acceptAndAcquire(deps, request), releaseAndNext };
+}
+
+/**
+ * One script (one round trip): dedupe mark, lock with the key's next fence, subscription read.
+ * With `replication`, an acquired lock is confirmed on replicas like `acquireLock`'s; when that
+ * fails, lock and mark are given back (best effort) before the call rejects, so the platform's
+ * retry is processed rather than taken for a duplicate.
+ */
+async function acceptAndAcquire(
+  { connection, keys, replicas }: FastPathDeps,
+  request: AcceptAndAcquireRequest,
+): Promise<AcceptAndAcquireResult> {
+  const step = "accept and acquire";
+  assertReady(connection, step, request?.dedupeKey);
+  assertKey(step, request.lockKey);
+  assertKey(step, request.threadId);
+  assertTtlMs(step, request.dedupeTtlMs);
+  assertTtlMs(step, request.lockTtlMs);
+  const token = randomUUID();
+  const dedupeKey = keys.value(request.dedupeKey);
+  const lockKey = keys.lock(request.lockKey);
+  const reply = await connection.script<[0] | [1] | [2, number, number, number]>(
+    step,
+    ACCEPT_AND_ACQUIRE,
+    [dedupeKey, lockKey, keys.fence(request.lockKey), keys.subscription(request.threadId)],
+    [
+      pxArgument(request.dedupeTtlMs),
+      token,
+      pxArgument(request.lockTtlMs),
+      String(FENCE_RECORD_TTL_MS),
+    ],
+  );
+  if (reply[0] === 0) return { kind: "duplicate" };
+  if (reply[0] === 1) return { kind: "busy" };
+  const [, fence, expiresAt, subscribed] = reply;
+  const lock: Lock = {
+    key: request.lockKey,
+    token,
+    fence: Number(fence),
+    expiresAt: Number(expiresAt),
+  };
+  try {
+    await replicas?.confirm(step, lockKey);
+  } catch (error) {
+    await connection.script(step, RELEASE_LOCK, [lockKey], [token]).catch(() => 0);
+    await connection.command(step, ["DEL", dedupeKey]).catch(() => 0);
+    throw error;
+  }
+  return { kind: "acquired", lock, subscribed: Number(subscribed) === 1 };
+}
+
+/** One script (one round trip): the token-checked release and `LINDEX 0` of the lock's queue. */
+async function releaseAndPeek(
+  { connection, keys }: FastPathDeps,
+  lock: Lock,
+): Promise<ReleaseAndNextResult> {
+  const step = "release lock and peek queue";
+  assertReady(connection, step, lock?.key as string);
+  const reply = await connection.script<[number] | [number, string]>(
+    step,
+    RELEASE_AND_PEEK,
+    [keys.lock(lock.key), keys.queue(lock.key)],
+    [String(lock.token)],
+  );
+  const head = reply[1];
+  return {
+    released: Number(reply[0]) === 1,
+    next: head === undefined ? null : (parseStored(step, lock.key, head) as unknown as QueueEntry),
+  };
+}
