@@ -2,6 +2,7 @@ import { ConfigError, type Logger } from "@baton/core";
 import { LogLevel, WebClient } from "@slack/web-api";
 import { slackApiError } from "./errors.js";
 import type { SlackRetryConfig } from "./options.js";
+import { currentSlackToken } from "./token-context.js";
 
 /** What {@link SlackApi} is built from. */
 export interface SlackApiOptions {
@@ -9,7 +10,16 @@ export interface SlackApiOptions {
   readonly apiUrl: string | undefined;
   readonly retryConfig: SlackRetryConfig | undefined;
   readonly logger: () => Logger;
+  /**
+   * True for a multi-workspace app: outside a delivery or `withBotToken` there is no token to
+   * fall back on, so asking for the WebClient there is an error instead of an unauthenticated
+   * client.
+   */
+  readonly multiWorkspace?: boolean;
 }
+
+/** How many token-bound WebClients are kept; the least recently used beyond it is dropped. */
+const MAX_CLIENTS = 500;
 
 /** A Web API response (Slack's JSON). */
 export type SlackResponse = Record<string, unknown> & { ok: boolean };
@@ -37,37 +47,83 @@ function webClientLogger(logger: () => Logger) {
  * `SlackApiError`s naming the method and Slack's error code.
  */
 export class SlackApi {
-  private client: WebClient | undefined;
+  /** One WebClient per token, so each workspace keeps its own rate-limit queue and retries. */
+  private readonly clients = new Map<string, WebClient>();
 
   constructor(private readonly options: SlackApiOptions) {}
 
-  /** The WebClient (upstream exposes it as `adapter.client`). */
+  /**
+   * The WebClient of the current token (upstream exposes it as `adapter.client`): the delivery's
+   * workspace or `withBotToken`'s token, else the configured `botToken`.
+   */
   get webClient(): WebClient {
-    if (this.client === undefined) {
-      this.client = new WebClient(this.options.botToken, {
-        ...(this.options.apiUrl === undefined
-          ? {}
-          : { slackApiUrl: slackApiUrlOf(this.options.apiUrl) }),
-        ...(this.options.retryConfig === undefined
-          ? {}
-          : { retryConfig: { ...this.options.retryConfig } }),
-        logger: webClientLogger(this.options.logger),
-      });
+    const token = this.token();
+    if (token === undefined && this.options.multiWorkspace === true) {
+      throw new ConfigError([
+        "slack adapter: no bot token here: a multi-workspace app has one only inside a webhook delivery or adapter.withBotToken(token, fn)",
+      ]);
     }
-    return this.client;
+    return this.clientFor(token);
+  }
+
+  /** The cached WebClient bound to `token` (undefined: unauthenticated, e.g. `oauth.v2.access`). */
+  clientFor(token: string | undefined): WebClient {
+    const id = token ?? "";
+    const known = this.clients.get(id);
+    if (known !== undefined) {
+      // Re-inserted so the Map's order is least recently used first.
+      this.clients.delete(id);
+      this.clients.set(id, known);
+      return known;
+    }
+    const client = new WebClient(token, {
+      ...(this.options.apiUrl === undefined
+        ? {}
+        : { slackApiUrl: slackApiUrlOf(this.options.apiUrl) }),
+      ...(this.options.retryConfig === undefined
+        ? {}
+        : { retryConfig: { ...this.options.retryConfig } }),
+      logger: webClientLogger(this.options.logger),
+    });
+    this.clients.set(id, client);
+    if (this.clients.size > MAX_CLIENTS) {
+      const oldest = this.clients.keys().next().value;
+      if (oldest !== undefined) this.clients.delete(oldest);
+    }
+    return client;
   }
 
   /** Calls `method` with `args`; resolves with Slack's answer or rejects with a SlackApiError. */
   async call(method: string, args: Record<string, unknown> = {}): Promise<SlackResponse> {
-    if (this.options.botToken === undefined) {
+    const token = this.token();
+    if (token === undefined) {
       throw new ConfigError([
-        `slack adapter: botToken is required to call ${method} (or set SLACK_BOT_TOKEN)`,
+        this.options.multiWorkspace === true
+          ? `slack adapter: no bot token to call ${method}: a multi-workspace app calls Slack inside a webhook delivery or adapter.withBotToken(token, fn)`
+          : `slack adapter: botToken is required to call ${method} (or set SLACK_BOT_TOKEN)`,
       ]);
     }
+    return this.callWith(this.clientFor(token), method, args);
+  }
+
+  /** Calls a method that takes no bot token (`oauth.v2.access` authenticates with the client). */
+  async callUnauthenticated(method: string, args: Record<string, unknown>): Promise<SlackResponse> {
+    return this.callWith(this.clientFor(undefined), method, args);
+  }
+
+  private async callWith(
+    client: WebClient,
+    method: string,
+    args: Record<string, unknown>,
+  ): Promise<SlackResponse> {
     try {
-      return (await this.webClient.apiCall(method, args)) as SlackResponse;
+      return (await client.apiCall(method, args)) as SlackResponse;
     } catch (error) {
       throw slackApiError(method, error);
     }
+  }
+
+  private token(): string | undefined {
+    return currentSlackToken()?.token ?? this.options.botToken;
   }
 }

@@ -20,6 +20,13 @@ export {
   type SlackBlock,
   truncateSlackText,
 } from "./cards.js";
+export {
+  decodeKey,
+  decryptToken,
+  type EncryptedTokenData,
+  encryptToken,
+  isEncryptedTokenData,
+} from "./crypto.js";
 export { SlackApiError } from "./errors.js";
 export {
   escapeSlackText,
@@ -27,6 +34,14 @@ export {
   SlackFormatConverter,
   unescapeSlackText,
 } from "./format.js";
+export { installationOf, type SlackInstallationRef } from "./installation-routing.js";
+export {
+  DEFAULT_INSTALLATION_KEY_PREFIX,
+  INSTALLATION_CACHE_TTL_MS,
+  type SlackInstallation,
+  type SlackInstallationProvider,
+  SlackInstallations,
+} from "./installations.js";
 export {
   decodeModalMetadata,
   encodeModalMetadata,
@@ -36,6 +51,7 @@ export {
   slackViewFor,
   viewSubmissionValues,
 } from "./modals.js";
+export { type SlackOAuthCallbackOptions, type SlackOAuthResult } from "./oauth.js";
 export {
   type ResolvedSlackOptions,
   resolveSlackOptions,

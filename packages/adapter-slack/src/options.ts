@@ -1,4 +1,9 @@
 import { type Clock, ConfigError, isLogger, type Logger, systemClock } from "@baton/core";
+import { decodeKey } from "./crypto.js";
+import {
+  DEFAULT_INSTALLATION_KEY_PREFIX,
+  type SlackInstallationProvider,
+} from "./installations.js";
 
 /** How the adapter receives Slack's events. */
 export type SlackMode = "webhook" | "socket";
@@ -40,12 +45,25 @@ export interface SlackAdapterConfig {
    * `appToken` at `initialize` (no public URL needed; the signing secret is then optional).
    */
   mode?: SlackMode;
-  /** OAuth client id, for multi-workspace installs (not built yet: see the README). */
+  /**
+   * OAuth client id, for multi-workspace installs: without `botToken`, the adapter then takes
+   * each delivery's token from its workspace's installation (see `handleOAuthCallback`).
+   */
   clientId?: string;
   /** OAuth client secret; given together with `clientId`. */
   clientSecret?: string;
-  /** Key that encrypts stored installation tokens: 32 bytes as base64 or 64 hex digits. */
+  /**
+   * Key that encrypts stored installation tokens (AES-256-GCM): 32 bytes as base64 or 64 hex
+   * digits. Without it tokens are stored as they are.
+   */
   encryptionKey?: string;
+  /** State key prefix of installations: `{prefix}:{teamId}`. Default `"slack:installation"`. */
+  installationKeyPrefix?: string;
+  /**
+   * Installations kept outside the State. Setting it turns multi-workspace mode on (without
+   * `botToken`) and the State is then never read for tokens.
+   */
+  installationProvider?: SlackInstallationProvider;
   /** Receives the adapter's log lines. Default: the Chat's logger after `initialize`. */
   logger?: Logger;
   /** The bot's name in messages it sends (`author.userName`). Default: `"bot"`. */
@@ -74,6 +92,12 @@ export interface ResolvedSlackOptions {
   readonly clientId: string | undefined;
   readonly clientSecret: string | undefined;
   readonly encryptionKey: string | undefined;
+  /** `encryptionKey`, decoded. */
+  readonly encryptionKeyBytes: Buffer | undefined;
+  readonly installationKeyPrefix: string;
+  readonly installationProvider: SlackInstallationProvider | undefined;
+  /** No `botToken`, and `clientId` or `installationProvider`: tokens come per workspace. */
+  readonly multiWorkspace: boolean;
   readonly logger: Logger | undefined;
   readonly userName: string;
   readonly retryConfig: SlackRetryConfig | undefined;
@@ -95,10 +119,14 @@ function checkPrefix(problems: string[], field: string, value: string | undefine
   }
 }
 
-function checkKey(problems: string[], key: string | undefined): void {
-  if (key === undefined) return;
-  const bytes = /^[0-9a-fA-F]{64}$/.test(key) ? 32 : Buffer.from(key, "base64").byteLength;
-  if (bytes !== 32) problems.push("encryptionKey must be 32 bytes: base64 or 64 hex digits");
+function decodedKey(problems: string[], key: string | undefined): Buffer | undefined {
+  if (key === undefined) return undefined;
+  try {
+    return decodeKey(key);
+  } catch {
+    problems.push("encryptionKey must be 32 bytes: base64 or 64 hex digits");
+    return undefined;
+  }
 }
 
 function checkUrl(problems: string[], value: string | undefined): void {
@@ -154,7 +182,15 @@ export function resolveSlackOptions(
   if ((config.clientId === undefined) !== (config.clientSecret === undefined)) {
     problems.push("clientId and clientSecret must be given together");
   }
-  checkKey(problems, config.encryptionKey);
+  const encryptionKeyBytes = decodedKey(problems, config.encryptionKey);
+  const installationKeyPrefix = config.installationKeyPrefix ?? DEFAULT_INSTALLATION_KEY_PREFIX;
+  if (typeof installationKeyPrefix !== "string" || installationKeyPrefix.trim() === "") {
+    problems.push("installationKeyPrefix must not be empty");
+  }
+  const provider = config.installationProvider;
+  if (provider !== undefined && typeof provider?.getInstallation !== "function") {
+    problems.push("installationProvider must have a getInstallation(installationId) method");
+  }
   if (config.logger !== undefined && !isLogger(config.logger)) {
     problems.push("logger must have debug, info, warn and error methods");
   }
@@ -183,6 +219,11 @@ export function resolveSlackOptions(
     clientId: config.clientId,
     clientSecret: config.clientSecret,
     encryptionKey: config.encryptionKey,
+    encryptionKeyBytes,
+    installationKeyPrefix,
+    installationProvider: provider,
+    multiWorkspace:
+      botToken === undefined && (config.clientId !== undefined || provider !== undefined),
     logger: config.logger,
     userName,
     retryConfig: config.retryConfig,

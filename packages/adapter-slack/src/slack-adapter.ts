@@ -25,7 +25,7 @@ import {
 } from "./channels.js";
 import { fetchSlackMessages } from "./history.js";
 import { streamNatively } from "./native-stream.js";
-import { SlackAdapterBase } from "./slack-adapter-base.js";
+import { SlackAdapterInstalls } from "./slack-adapter-installs.js";
 import { openSlackDM, startSlackTyping } from "./slack-conversations.js";
 import {
   deleteSlackMessage,
@@ -49,7 +49,7 @@ import type { SlackWebhookTarget } from "./webhook-target.js";
  * with bolt's request check, every outbound call through `@slack/web-api`'s WebClient. Threads
  * are `slack:{channel}:{threadTs}`; cards are Block Kit, modals are views.
  */
-export class SlackAdapter extends SlackAdapterBase implements Adapter<SlackThreadData> {
+export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackThreadData> {
   readonly capabilities = defineCapabilities({
     streaming: "native",
     cards: true,

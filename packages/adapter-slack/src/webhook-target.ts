@@ -1,10 +1,13 @@
 import type { Adapter, ChatHost, Logger, WebhookOptions } from "@baton/core";
+import type { SlackInstallationRouting } from "./installation-routing.js";
 import type { SlackSelf } from "./message.js";
 import type { ResolvedSlackOptions } from "./options.js";
 
 /** What the webhook needs from its adapter. */
 export interface SlackWebhookTarget {
   readonly adapter: Adapter;
+  /** A multi-workspace app's installations: each delivery runs with its workspace's token. */
+  readonly installations?: SlackInstallationRouting;
   readonly host: ChatHost | undefined;
   readonly options: ResolvedSlackOptions;
   logger(): Logger;

@@ -1,5 +1,6 @@
-import { readWebhookBody, type WebhookOptions } from "@baton/core";
+import { type ChatHost, readWebhookBody, type WebhookOptions } from "@baton/core";
 import { onEventCallback } from "./events.js";
+import { routeWithInstallation } from "./installation-routing.js";
 import { onInteraction, onSlashCommand } from "./interactions.js";
 import {
   parseSlackWebhookBody,
@@ -72,6 +73,20 @@ export async function routeSlackPayload(
   if (host === undefined) {
     return problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
   }
+  const routing = target.installations;
+  if (routing === undefined) return routeToHost(target, host, payload, retryNum, options);
+  return routeWithInstallation(routing, payload, options, () =>
+    routeToHost(target, host, payload, retryNum, options),
+  );
+}
+
+async function routeToHost(
+  target: SlackWebhookTarget,
+  host: ChatHost,
+  payload: Extract<SlackWebhookPayload, { kind: "event" | "command" | "interaction" }>,
+  retryNum: string | null,
+  options: WebhookOptions,
+): Promise<Response> {
   switch (payload.kind) {
     case "event":
       return onEventCallback(target, host, payload, retryNum, options);

@@ -8,6 +8,7 @@ import {
 } from "./fake-slack-methods.js";
 import { FakeSlackSocket } from "./fake-slack-socket.js";
 import { FakeSlackStore, type FakeSlackUser } from "./fake-slack-store.js";
+import { type FakeSlackWorkspace, FakeSlackWorkspaces } from "./fake-slack-workspaces.js";
 
 /** One Web API call the fake received. */
 export interface FakeSlackCall {
@@ -36,6 +37,9 @@ export interface FakeSlackOptions {
   readonly botUserId?: string;
   readonly botId?: string;
   readonly teamId?: string;
+  /** The OAuth client credentials `oauth.v2.access` accepts. */
+  readonly clientId?: string;
+  readonly clientSecret?: string;
 }
 
 /** A running fake of Slack's Web API on 127.0.0.1 (real HTTP), for offline tests. */
@@ -63,6 +67,10 @@ export interface FakeSlack {
   /** Answers the next call of `method` with `body` as is (odd but successful Slack answers). */
   answerNext(method: string, body: Record<string, unknown>): void;
   addUser(user: FakeSlackUser): void;
+  /** Installs the app in another workspace: calls with its token act as its bot. */
+  addWorkspace(workspace: FakeSlackWorkspace): void;
+  /** Makes `code` an OAuth code that `oauth.v2.access` exchanges (once) for `workspace`. */
+  grantInstall(code: string, workspace: FakeSlackWorkspace): void;
   /** Forgets recorded calls and scripted failures (the store is kept). */
   reset(): void;
   close(): Promise<void>;
@@ -113,6 +121,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const botToken = options.botToken ?? "xoxb-fake-bot-token";
   const appToken = options.appToken ?? "xapp-1-fake-app-token";
   let socket: FakeSlackSocket | undefined;
+  const workspaces = new FakeSlackWorkspaces(
+    options.clientId ?? "fake-client-id",
+    options.clientSecret ?? "fake-client-secret",
+  );
   const store = new FakeSlackStore();
   const calls: FakeSlackCall[] = [];
   const failures = new Map<string, FakeSlackFailure[]>();
@@ -146,6 +158,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       return send(response, 200, { ok: false, error: scripted.error });
     }
+    // The code exchange authenticates with the client credentials, not a token.
+    if (method === "oauth.v2.access") return send(response, 200, workspaces.exchange(args));
     if (token === undefined) return send(response, 200, { ok: false, error: "not_authed" });
     if (method === "apps.connections.open") {
       // Only the app-level token opens Socket Mode connections (Slack: not_allowed_token_type).
@@ -155,10 +169,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const handler = FAKE_SLACK_METHODS[method];
     if (handler === undefined) return send(response, 404, { ok: false, error: "unknown_method" });
-    if (token !== botToken) return send(response, 200, { ok: false, error: "invalid_auth" });
+    const caller = token === botToken ? identity : workspaces.identityOf(token);
+    if (caller === undefined) return send(response, 200, { ok: false, error: "invalid_auth" });
     let result: FakeSlackAnswer;
     try {
-      result = handler(store, args, identity);
+      result = handler(store, args, caller);
     } catch (error) {
       if (error instanceof FakeSlackError) {
         return send(response, 200, { ok: false, error: error.slackError });
@@ -198,6 +213,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     addUser: (user) => {
       store.users.set(user.id, user);
     },
+    addWorkspace: (workspace) => workspaces.add(workspace),
+    grantInstall: (code, workspace) => workspaces.grant(code, workspace),
     reset: () => {
       calls.length = 0;
       failures.clear();

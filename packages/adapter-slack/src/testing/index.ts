@@ -18,6 +18,7 @@ export {
   type FakeSlackUser,
   messageJson,
 } from "./fake-slack-store.js";
+export { type FakeSlackWorkspace, FakeSlackWorkspaces } from "./fake-slack-workspaces.js";
 export {
   createSlackWebhookRequest,
   type SlackWebhookRequestInit,

@@ -1,0 +1,102 @@
+import { ConfigError, ValidationError } from "@baton/core";
+import type { SlackApi } from "./api.js";
+import type { SlackInstallation, SlackInstallations } from "./installations.js";
+
+/** Options of `handleOAuthCallback`. */
+export interface SlackOAuthCallbackOptions {
+  /**
+   * The redirect URI sent with the code exchange; it must equal the one the install link used.
+   * Default: the callback's own `redirect_uri` query parameter, when present.
+   */
+  redirectUri?: string;
+}
+
+/** What an OAuth install saved. */
+export interface SlackOAuthResult {
+  /** The installation's key: the team id, or the enterprise id of an org-wide install. */
+  teamId: string;
+  enterpriseId?: string;
+  isEnterpriseInstall: boolean;
+  installation: SlackInstallation;
+}
+
+/** What the exchange needs from the adapter. */
+export interface SlackOAuthDeps {
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  readonly api: SlackApi;
+  readonly installations: SlackInstallations;
+}
+
+type Json = Record<string, unknown>;
+
+function idOf(value: unknown): string | undefined {
+  const id = (value as Json | null | undefined)?.id;
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
+function nameOf(value: unknown): string | undefined {
+  const name = (value as Json | null | undefined)?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/**
+ * Slack's OAuth v2 install callback: reads `code` from the request's query, exchanges it with
+ * `oauth.v2.access` (client id and secret), and saves the installation under its team id — or
+ * under its enterprise id for an org-wide Enterprise Grid install, where Slack sends `team: null`.
+ * Throws (nothing saved) without client credentials, without a code, or when Slack refuses.
+ */
+export async function handleSlackOAuthCallback(
+  deps: SlackOAuthDeps,
+  request: Request,
+  options: SlackOAuthCallbackOptions = {},
+): Promise<SlackOAuthResult> {
+  if (deps.clientId === undefined || deps.clientSecret === undefined) {
+    throw new ConfigError([
+      "slack adapter: handleOAuthCallback needs clientId and clientSecret in the adapter config",
+    ]);
+  }
+  const query = new URL(request.url).searchParams;
+  const code = query.get("code");
+  if (code === null || code === "") {
+    const denied = query.get("error");
+    throw new ValidationError(
+      denied === null
+        ? "slack OAuth callback: the request has no code parameter"
+        : `slack OAuth callback: the install was not authorized (${denied})`,
+    );
+  }
+  const redirectUri = options.redirectUri ?? query.get("redirect_uri") ?? undefined;
+  const answer = await deps.api.callUnauthenticated("oauth.v2.access", {
+    client_id: deps.clientId,
+    client_secret: deps.clientSecret,
+    code,
+    ...(redirectUri === undefined ? {} : { redirect_uri: redirectUri }),
+  });
+  const botToken = answer.access_token;
+  if (typeof botToken !== "string" || botToken === "") {
+    throw new ValidationError("slack OAuth callback: oauth.v2.access returned no bot token");
+  }
+  const isEnterpriseInstall = answer.is_enterprise_install === true;
+  const enterpriseId = idOf(answer.enterprise);
+  const teamId = isEnterpriseInstall ? enterpriseId : idOf(answer.team);
+  if (teamId === undefined) {
+    throw new ValidationError(
+      isEnterpriseInstall
+        ? "slack OAuth callback: an org-wide install answer has no enterprise.id"
+        : "slack OAuth callback: oauth.v2.access returned no team.id",
+    );
+  }
+  const installation: SlackInstallation = { botToken, isEnterpriseInstall };
+  if (typeof answer.bot_user_id === "string") installation.botUserId = answer.bot_user_id;
+  if (enterpriseId !== undefined) installation.enterpriseId = enterpriseId;
+  const teamName = isEnterpriseInstall ? nameOf(answer.enterprise) : nameOf(answer.team);
+  if (teamName !== undefined) installation.teamName = teamName;
+  await deps.installations.set(teamId, installation);
+  return {
+    teamId,
+    ...(enterpriseId === undefined ? {} : { enterpriseId }),
+    isEnterpriseInstall,
+    installation,
+  };
+}

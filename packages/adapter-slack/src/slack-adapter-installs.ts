@@ -1,0 +1,119 @@
+import type { WebhookOptions } from "@baton/core";
+import type { SlackInstallationRouting } from "./installation-routing.js";
+import { type SlackInstallation, SlackInstallations } from "./installations.js";
+import type { SlackSelf } from "./message.js";
+import {
+  handleSlackOAuthCallback,
+  type SlackOAuthCallbackOptions,
+  type SlackOAuthResult,
+} from "./oauth.js";
+import type { ResolvedSlackOptions } from "./options.js";
+import { SlackAdapterBase } from "./slack-adapter-base.js";
+import { currentSlackToken, runWithSlackToken } from "./token-context.js";
+import { handleSlackWebhook } from "./webhook.js";
+
+/**
+ * The multi-workspace layer of the Slack adapter (upstream's method names): the installation
+ * store in the Chat's State, the OAuth v2 callback, and `withBotToken` for work outside a
+ * delivery. In multi-workspace mode (no `botToken`; `clientId` or `installationProvider` set)
+ * every webhook delivery runs with its workspace's token and bot user.
+ */
+export abstract class SlackAdapterInstalls extends SlackAdapterBase {
+  /** The installations (`slack:installation:{teamId}` keys unless `installationKeyPrefix`). */
+  protected readonly installations: SlackInstallations;
+
+  constructor(options: ResolvedSlackOptions) {
+    super(options);
+    this.installations = new SlackInstallations({
+      state: () => this.host?.getState(),
+      keyPrefix: options.installationKeyPrefix,
+      key: options.encryptionKeyBytes,
+      provider: options.installationProvider,
+      clock: options.clock,
+    });
+  }
+
+  /** True when tokens come per workspace from installations instead of one `botToken`. */
+  get isMultiWorkspace(): boolean {
+    return this.options.multiWorkspace;
+  }
+
+  /**
+   * Saves a workspace's installation (call it from your own OAuth route, or let
+   * {@link handleOAuthCallback} do it). The token is encrypted when `encryptionKey` is set.
+   * Throws before the Chat initialized the adapter: the State is not known yet.
+   */
+  setInstallation(teamId: string, installation: SlackInstallation): Promise<void> {
+    return this.installations.set(teamId, installation);
+  }
+
+  /** A workspace's installation, its token decrypted; null when it has none. */
+  getInstallation(teamId: string): Promise<SlackInstallation | null> {
+    return this.installations.get(teamId);
+  }
+
+  /** Removes a workspace's installation (`app_uninstalled` does it by itself). */
+  deleteInstallation(teamId: string): Promise<void> {
+    return this.installations.delete(teamId);
+  }
+
+  /**
+   * The OAuth v2 redirect route: exchanges the request's `code` (`oauth.v2.access`) and saves the
+   * installation, keyed by team id, or by enterprise id for an org-wide install. Resolves with
+   * that key and the installation; throws, saving nothing, when the exchange fails.
+   */
+  handleOAuthCallback(
+    request: Request,
+    options?: SlackOAuthCallbackOptions,
+  ): Promise<SlackOAuthResult> {
+    return handleSlackOAuthCallback(
+      {
+        clientId: this.options.clientId,
+        clientSecret: this.options.clientSecret,
+        api: this.api,
+        installations: this.installations,
+      },
+      request,
+      options,
+    );
+  }
+
+  /**
+   * Runs `fn` with `token` as the bot token of every Slack call inside it (and of what it starts):
+   * for cron jobs and workflows of a multi-workspace app, outside any webhook delivery.
+   * Concurrent calls with different tokens never see each other's.
+   */
+  withBotToken<T>(token: string, fn: () => T, options: { installationId?: string } = {}): T {
+    const { installationId } = options;
+    return runWithSlackToken(
+      { token, ...(installationId === undefined ? {} : { installationId }) },
+      fn,
+    );
+  }
+
+  override async handleWebhook(request: Request, options?: WebhookOptions): Promise<Response> {
+    const routing = this.installationRouting();
+    if (routing === undefined || this.isSocketMode) return super.handleWebhook(request, options);
+    return handleSlackWebhook(
+      { ...this.webhookTarget(), installations: routing },
+      request,
+      options,
+    );
+  }
+
+  /** The installation's bot user inside a delivery, so its own messages are told apart. */
+  protected override self(): SlackSelf {
+    const own = super.self();
+    const botUserId = currentSlackToken()?.botUserId;
+    return botUserId === undefined ? own : { ...own, botUserId };
+  }
+
+  private installationRouting(): SlackInstallationRouting | undefined {
+    if (!this.options.multiWorkspace) return undefined;
+    return {
+      installations: this.installations,
+      external: this.options.installationProvider !== undefined,
+      logger: this.logger(),
+    };
+  }
+}
