@@ -1,4 +1,4 @@
-import { type Attachment, type Author, type JsonValue, Message } from "@baton/core";
+import { type Attachment, type Author, type JsonValue, Message, toPlainText } from "@baton/core";
 import { SlackFormatConverter } from "./format.js";
 import { slackLinksOf } from "./links.js";
 import type { SlackEvent, SlackFile } from "./parse.js";
@@ -105,6 +105,7 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
   const dm = isSlackDMChannel(context.channel);
   const mentioned =
     context.mentioned === true || (botUserId !== undefined && text.includes(`<@${botUserId}`));
+  // One parse serves both: the tree, and the plain text read off it.
   const formatted = CONVERTER.toAst(text);
   const withFetcher = context.withFetcher ?? ((attachment: Attachment) => attachment);
   const edited = event.edited?.ts;
@@ -112,7 +113,7 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
     // No ts, no id (upstream's rule): such a payload cannot be dispatched or replied to.
     id: ts === "" ? "" : encodeSlackMessageId(context.team, context.channel, ts),
     threadId: slackThreadIdOf(context.channel, ts, event.thread_ts),
-    text: CONVERTER.extractPlainText(text),
+    text: toPlainText(formatted),
     formatted,
     author: slackAuthor(event, context.self),
     metadata: {

@@ -1,4 +1,4 @@
-import { type Attachment, type Author, Message } from "@baton/core";
+import { type Attachment, type Author, Message, toPlainText } from "@baton/core";
 import {
   createAnonymousAttachmentFetchData,
   createTeamsAttachment,
@@ -92,13 +92,14 @@ export function messageFromActivity(
   const personal =
     activity.conversation.conversationType === "personal" ||
     (!activity.conversation.id.startsWith("19:") && !activity.conversation.isGroup);
-  const markdownText = converter.extractPlainText(text);
+  // One parse serves both: the tree, and the plain text read off it.
+  const formatted = converter.toAst(text);
   const sent = activity.timestamp ? new Date(activity.timestamp) : new Date(receivedAtMs);
   return new Message({
     id: activity.id ?? "",
     threadId: threadIdOf(activity),
-    text: markdownText,
-    formatted: converter.toAst(text),
+    text: toPlainText(formatted),
+    formatted,
     author: authorOf(activity.from, appId),
     metadata: {
       dateSent: Number.isNaN(sent.getTime()) ? new Date(receivedAtMs) : sent,
