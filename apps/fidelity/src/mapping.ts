@@ -63,8 +63,8 @@ function twilioMappings(): FileMapping[] {
     ["format/boundary.test.ts", ["boundary.test.ts"]],
     ["index.test.ts", ["adapter.test.ts"]],
     ["markdown.test.ts", ["format.test.ts"]],
-    ["voice/boundary.test.ts", []],
-    ["voice/index.test.ts", []],
+    ["voice/boundary.test.ts", ["boundary.test.ts"]],
+    ["voice/index.test.ts", ["voice.test.ts"]],
     ["webhook/boundary.test.ts", ["boundary.test.ts"]],
     ["webhook/index.test.ts", ["webhook.test.ts"]],
   ];

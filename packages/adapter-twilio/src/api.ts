@@ -1,4 +1,4 @@
-import { type Clock, ConfigError, type Logger, sleep } from "@baton/core";
+import { type Clock, ConfigError, type Logger, sleep, ValidationError } from "@baton/core";
 import twilio from "twilio";
 import type RequestClient from "twilio/lib/base/RequestClient.js";
 import type TwilioHttpResponse from "twilio/lib/http/response.js";
@@ -26,7 +26,28 @@ export interface TwilioSendParams {
   readonly body?: string;
   readonly mediaUrl?: readonly string[];
   readonly statusCallback?: string;
+  /** A Content template (`HX…`) to send instead of `body`, e.g. a WhatsApp quick reply. */
+  readonly contentSid?: string;
+  /** The template's variables, as the JSON object string Twilio expects. */
+  readonly contentVariables?: string;
 }
+
+/** The fields of a Content template the adapter uses. */
+export interface TwilioContentResource {
+  readonly sid: string;
+  readonly friendlyName: string;
+}
+
+/** The fields of a Call resource the adapter uses. */
+export interface TwilioCallResource {
+  readonly sid: string;
+  readonly status: string;
+}
+
+/** What a live call is told to do next: new TwiML, or a URL that answers with TwiML. */
+export type TwilioCallUpdate =
+  | { readonly twiml: string; readonly url?: undefined; readonly method?: undefined }
+  | { readonly url: string; readonly method?: "GET" | "POST"; readonly twiml?: undefined };
 
 /** The fields of a Message resource the adapter uses. */
 export interface TwilioMessageResource {
@@ -130,9 +151,64 @@ export class TwilioApi {
         ...(params.body === undefined ? {} : { body: params.body }),
         ...(params.mediaUrl === undefined ? {} : { mediaUrl: [...params.mediaUrl] }),
         ...(params.statusCallback === undefined ? {} : { statusCallback: params.statusCallback }),
+        ...(params.contentSid === undefined ? {} : { contentSid: params.contentSid }),
+        ...(params.contentVariables === undefined
+          ? {}
+          : { contentVariables: params.contentVariables }),
       }),
     );
     return toResource(created);
+  }
+
+  /**
+   * Creates a Content template (`POST content.twilio.com/v1/Content`). `request` is in the
+   * Content API's own JSON names (`friendly_name`, `types: { "twilio/quick-reply": … }`): the
+   * library sends the object as given, and its camel-cased request type has no way to name a
+   * content type.
+   */
+  async createContent(request: Record<string, unknown>): Promise<TwilioContentResource> {
+    const client = this.rest("create a content template");
+    const created = await this.withRetry("create a content template", () =>
+      client.content.v1.contents.create(
+        request as unknown as Parameters<typeof client.content.v1.contents.create>[0],
+      ),
+    );
+    return { sid: created.sid, friendlyName: created.friendlyName };
+  }
+
+  /** The account's Content template named `friendlyName`, if there is one (pages through all). */
+  async findContent(friendlyName: string): Promise<TwilioContentResource | undefined> {
+    const client = this.rest("list content templates");
+    const listed = await this.withRetry("list content templates", () =>
+      client.content.v1.contents.list({ pageSize: 100 }),
+    );
+    const found = listed.find((content) => content.friendlyName === friendlyName);
+    return found === undefined ? undefined : { sid: found.sid, friendlyName: found.friendlyName };
+  }
+
+  /**
+   * Tells a live call what to do next (`POST …/Calls/{sid}.json`): either new TwiML or a URL
+   * Twilio fetches TwiML from — never both, never neither (Twilio treats them as exclusive).
+   */
+  async updateCall(callSid: string, update: TwilioCallUpdate): Promise<TwilioCallResource> {
+    const { twiml, url, method } = update as { twiml?: string; url?: string; method?: string };
+    if ((twiml === undefined) === (url === undefined)) {
+      throw new ValidationError(
+        "a call update takes twiml or url: the two are mutually exclusive, and one is required",
+        { step: "update twilio call" },
+      );
+    }
+    const client = this.rest("update a call");
+    const updated = await this.withRetry("update a call", () =>
+      client
+        .calls(callSid)
+        .update(
+          twiml === undefined
+            ? { url: url as string, ...(method === undefined ? {} : { method }) }
+            : { twiml },
+        ),
+    );
+    return { sid: updated.sid, status: updated.status };
   }
 
   /** One Message resource by sid (`GET …/Messages/{sid}.json`). */

@@ -22,7 +22,8 @@ export interface TwilioCardText {
   readonly choices: readonly TwilioMenuChoice[];
 }
 
-function actionRows(children: readonly CardChild[]): ActionsChild[] {
+/** Every control of a card's action rows, sections included, in reading order. */
+export function actionRows(children: readonly CardChild[]): ActionsChild[] {
   const found: ActionsChild[] = [];
   for (const child of children) {
     if (child.type === "actions") found.push(...child.children);

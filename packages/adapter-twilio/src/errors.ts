@@ -4,6 +4,9 @@ import { TWILIO_ADAPTER_NAME } from "./thread-id.js";
 /** Twilio's error code for a WhatsApp message outside the 24-hour customer service window. */
 export const TWILIO_OUTSIDE_SESSION_WINDOW = 63016;
 
+/** Twilio's error code for a `ContentSid` that names no template of the account (e.g. deleted). */
+export const TWILIO_INVALID_CONTENT_SID = 21655;
+
 /** Twilio's error code for a message to a recipient who replied STOP. */
 export const TWILIO_UNSUBSCRIBED_RECIPIENT = 21610;
 

@@ -12,6 +12,9 @@ export function createTwilioAdapter(config: TwilioAdapterConfig = {}): TwilioAda
 export {
   rebaseTwilioUrl,
   TwilioApi,
+  type TwilioCallResource,
+  type TwilioCallUpdate,
+  type TwilioContentResource,
   type TwilioMessageResource,
   type TwilioSendParams,
 } from "./api.js";
@@ -21,7 +24,9 @@ export {
   type TwilioCardText,
   type TwilioMenuChoice,
 } from "./cards.js";
+export { QuickReplyTemplates } from "./content-templates.js";
 export {
+  TWILIO_INVALID_CONTENT_SID,
   TWILIO_OUTSIDE_SESSION_WINDOW,
   TWILIO_UNSUBSCRIBED_RECIPIENT,
   TwilioApiError,
@@ -46,6 +51,18 @@ export {
   type TwilioWebhookPayload,
 } from "./parse.js";
 export {
+  cardToQuickReply,
+  quickReplyFriendlyName,
+  quickReplyShapeKey,
+  quickReplyTemplateRequest,
+  TWILIO_QUICK_REPLY_BODY_MAX,
+  type TwilioQuickReply,
+  type TwilioQuickReplyButton,
+  WHATSAPP_BUTTON_ID_MAX,
+  WHATSAPP_BUTTON_TITLE_MAX,
+  WHATSAPP_QUICK_REPLY_MAX_BUTTONS,
+} from "./quick-reply.js";
+export {
   splitTwilioBody,
   TWILIO_MESSAGE_LIMIT,
   truncateTwilioBody,
@@ -58,3 +75,16 @@ export {
 } from "./thread-id.js";
 export { TwilioAdapter } from "./twilio-adapter.js";
 export { formParams, TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "./verify.js";
+export {
+  emptyTwilioResponse,
+  escapeXml,
+  gatherSpeechTwilioResponse,
+  parseTwilioVoiceCall,
+  parseTwilioVoiceTranscription,
+  sayTwilioResponse,
+  type TwilioGatherSpeechOptions,
+  type TwilioTranscriptionSource,
+  type TwilioVoiceCall,
+  type TwilioVoiceTranscription,
+  twimlResponse,
+} from "./voice.js";

@@ -54,6 +54,12 @@ export interface TwilioAdapterConfig {
   maxBodyBytes?: number;
   /** Source of time for retry delays. Default: the system clock. */
   clock?: Clock;
+  /**
+   * Send WhatsApp cards of 1–3 buttons as quick-reply buttons (Twilio's Content API,
+   * `twilio/quick-reply` templates the adapter creates and caches); false keeps every card a
+   * numbered text menu, e.g. for an account without Content API access. Default: true.
+   */
+  whatsappQuickReplies?: boolean;
 }
 
 /** The options with every default applied and every value checked. */
@@ -74,6 +80,7 @@ export interface ResolvedTwilioOptions {
   readonly retryBaseDelayMs: number;
   readonly maxBodyBytes: number;
   readonly clock: Clock;
+  readonly whatsappQuickReplies: boolean;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -161,5 +168,6 @@ export function resolveTwilioOptions(
     retryBaseDelayMs,
     maxBodyBytes,
     clock: config.clock ?? systemClock,
+    whatsappQuickReplies: config.whatsappQuickReplies !== false,
   };
 }

@@ -14,8 +14,9 @@ import {
   silentLogger,
   type WebhookOptions,
 } from "@baton/core";
-import { TwilioApi } from "./api.js";
+import { TwilioApi, type TwilioCallResource, type TwilioCallUpdate } from "./api.js";
 import type { TwilioMenuChoice } from "./cards.js";
+import { QuickReplyTemplates } from "./content-templates.js";
 import { TwilioOptOutError, twilioApiError } from "./errors.js";
 import type { TwilioEventHandler, TwilioMessageStatusEvent, TwilioOptOutEvent } from "./events.js";
 import { inboundThreadId, messageFromRest } from "./message.js";
@@ -31,16 +32,17 @@ import {
   type TwilioThreadData,
   twilioChannelIdFromThreadId,
 } from "./thread-id.js";
-import { handleTwilioWebhook } from "./webhook.js";
+import { handleTwilioWebhook, type TwilioOpenMenu } from "./webhook.js";
 
-/** How long a posted card's numbered menu answers numeric replies. */
+/** How long a posted card's choices answer numeric replies and button taps. */
 const MENU_TTL_MS = 24 * 60 * 60 * 1_000;
 
 /**
  * SMS and WhatsApp through Twilio (upstream `@chat-adapter/twilio`'s shape). One thread per
  * conversation between one of the bot's addresses and one customer; every thread is direct, so
  * `onDirectMessage` handlers get its messages. SMS cannot edit or react; cards become numbered
- * menus whose numeric replies run the card's actions.
+ * menus whose numeric replies run the card's actions, or on WhatsApp quick-reply buttons whose
+ * taps do.
  */
 export class TwilioAdapter implements Adapter<TwilioThreadData> {
   readonly name = TWILIO_ADAPTER_NAME;
@@ -57,6 +59,7 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
   private host: ChatHost | undefined;
   private readonly api: TwilioApi;
   private readonly optOuts: OptOutRegistry;
+  private readonly templates: QuickReplyTemplates;
   private readonly statusHandlers: TwilioEventHandler<TwilioMessageStatusEvent>[] = [];
   private readonly optOutHandlers: TwilioEventHandler<TwilioOptOutEvent>[] = [];
   /** The latest inbound message per thread, which WhatsApp's typing indicator answers. */
@@ -66,6 +69,9 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
     this.userName = options.userName;
     this.api = new TwilioApi({ ...options, logger: () => this.logger() });
     this.optOuts = new OptOutRegistry(() => this.chatHost("check opt-outs").getState());
+    this.templates = new QuickReplyTemplates(this.api, () =>
+      this.chatHost("post a quick reply").getState(),
+    );
   }
 
   async initialize(chat: ChatHost): Promise<void> {
@@ -137,8 +143,16 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
       recipient,
       message,
       statusCallback: this.options.statusCallbackUrl,
+      ...(this.options.whatsappQuickReplies
+        ? {
+            quickReplyTemplate: (buttons, sample, refresh) =>
+              this.templates.sidFor(buttons, sample, refresh),
+          }
+        : {}),
     });
-    if (sent.choices.length > 0) await this.rememberMenu(threadId, sent.choices);
+    if (sent.choices.length > 0) {
+      await this.rememberMenu(threadId, { choices: sent.choices, quickReply: sent.quickReply });
+    }
     return { id: sent.resources[0]?.sid ?? "", threadId, raw: sent.resources };
   }
 
@@ -191,6 +205,14 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
     return encodeTwilioThreadId({ sender: ours, recipient: userId });
   }
 
+  /**
+   * Tells a live voice call what to do next: new TwiML (see `gatherSpeechTwilioResponse`,
+   * `sayTwilioResponse`) or a URL that answers with TwiML — one of the two, never both.
+   */
+  updateCall(callSid: string, update: TwilioCallUpdate): Promise<TwilioCallResource> {
+    return this.api.updateCall(callSid, update);
+  }
+
   /** Notes the latest inbound message of a thread (for the typing indicator). */
   noteInbound(payload: TwilioTextWebhook): void {
     this.lastInbound.set(inboundThreadId(payload), payload.messageSid);
@@ -211,21 +233,23 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
     return `twilio:menu:${threadId}`;
   }
 
-  private async rememberMenu(
-    threadId: string,
-    choices: readonly TwilioMenuChoice[],
-  ): Promise<void> {
+  private async rememberMenu(threadId: string, menu: TwilioOpenMenu): Promise<void> {
     const state = this.chatHost("post a card").getState();
-    const stored = { choices: choices.map((choice) => ({ ...choice })) } as unknown as JsonValue;
+    const stored = {
+      choices: menu.choices.map((choice) => ({ ...choice })),
+      quickReply: menu.quickReply,
+    } as unknown as JsonValue;
     await state.set(this.menuKey(threadId), stored, MENU_TTL_MS);
   }
 
-  private async menuOf(threadId: string): Promise<readonly TwilioMenuChoice[] | undefined> {
+  private async menuOf(threadId: string): Promise<TwilioOpenMenu | undefined> {
     const state = this.chatHost("read a menu").getState();
     const stored = (await state.get(this.menuKey(threadId))) as {
       choices?: TwilioMenuChoice[];
+      quickReply?: boolean;
     } | null;
-    return stored?.choices;
+    if (!Array.isArray(stored?.choices)) return undefined;
+    return { choices: stored.choices, quickReply: stored.quickReply === true };
   }
 
   private async recordOptOut(payload: TwilioTextWebhook, kind: TwilioOptOutKind): Promise<void> {

@@ -25,14 +25,21 @@ import {
   verifyTwilioSignature,
 } from "./verify.js";
 
+/** The choices of the card last posted into a thread, and how they were offered. */
+export interface TwilioOpenMenu {
+  readonly choices: readonly TwilioMenuChoice[];
+  /** True when they went out as WhatsApp quick-reply buttons, false for a numbered menu. */
+  readonly quickReply: boolean;
+}
+
 /** What the webhook needs from its adapter. */
 export interface TwilioWebhookTarget {
   readonly adapter: Adapter;
   readonly host: ChatHost | undefined;
   readonly options: ResolvedTwilioOptions;
   logger(): Logger;
-  /** The numbered menu last posted into a thread, if it is still open. */
-  menuOf(threadId: string): Promise<readonly TwilioMenuChoice[] | undefined>;
+  /** The choices of the card last posted into a thread, if they are still open. */
+  menuOf(threadId: string): Promise<TwilioOpenMenu | undefined>;
   /** Records an opt-out keyword and tells the bot's handlers. */
   optOut(payload: TwilioTextWebhook, kind: TwilioOptOutKind): Promise<void>;
   /** Remembers a thread's latest inbound message (WhatsApp's typing indicator replies to it). */
@@ -144,20 +151,32 @@ export async function handleTwilioWebhook(
   }
 }
 
-function runAction(
+/**
+ * A button tap. A tap on the quick reply of a card the adapter posted runs that button's action
+ * with the button's own value (the thread remembers the card's choices); a tap on any other
+ * template's button (one the bot sent itself by `contentSid`) runs the action named by its
+ * `ButtonPayload`, its `ButtonText` as the value.
+ */
+async function runAction(
   target: TwilioWebhookTarget,
   host: ChatHost,
   payload: TwilioActionWebhook,
   options: WebhookOptions,
 ): Promise<void> {
-  return host.processAction(
+  const threadId = inboundThreadId(payload);
+  const menu = await target.menuOf(threadId);
+  const choice = menu?.quickReply
+    ? menu.choices.find((option) => option.actionId === payload.buttonPayload)
+    : undefined;
+  const value = choice ? choice.value : (payload.buttonText ?? payload.buttonPayload);
+  await host.processAction(
     target.adapter,
     {
       actionId: payload.buttonPayload,
-      value: payload.buttonText ?? payload.buttonPayload,
+      ...(value === undefined ? {} : { value }),
       user: customerAuthor(payload.from, payload.profileName),
       messageId: payload.messageSid,
-      threadId: inboundThreadId(payload),
+      threadId,
     },
     options,
   );
@@ -177,10 +196,11 @@ async function onText(
     if (kind !== "help") return emptyTwiml();
   }
   const threadId = inboundThreadId(payload);
+  // Quick-reply buttons were never numbered for the customer: a number is then just text.
   const menu = /^\s*\d{1,3}\s*\.?\s*$/.test(payload.body)
     ? await target.menuOf(threadId)
     : undefined;
-  const choice = menu ? choiceForReply(payload.body, menu) : undefined;
+  const choice = menu && !menu.quickReply ? choiceForReply(payload.body, menu.choices) : undefined;
   if (choice !== undefined) {
     const event = {
       actionId: choice.actionId,

@@ -91,6 +91,29 @@ describe("Twilio api helpers", () => {
     expect(fake.requests.at(-1)).toMatchObject({ method: "DELETE" });
   });
 
+  it("updates live calls with TwiML", async () => {
+    const { fake, api } = await apiOnFake();
+    const sid = fake.startCall(CUSTOMER, BOT_NUMBER);
+
+    const call = await api.updateCall(sid, { twiml: "<Response><Say>hello</Say></Response>" });
+
+    expect(call).toEqual({ sid, status: "in-progress" });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: `/2010-04-01/Accounts/${fake.accountSid}/Calls/${sid}.json`,
+    });
+    expect(fake.calls[0]?.updates).toEqual([{ Twiml: "<Response><Say>hello</Say></Response>" }]);
+  });
+
+  it("updates live calls with a redirect URL", async () => {
+    const { fake, api } = await apiOnFake();
+    const sid = fake.startCall(CUSTOMER, BOT_NUMBER);
+
+    await api.updateCall(sid, { url: "https://example.com/voice", method: "GET" });
+
+    expect(fake.calls[0]?.updates).toEqual([{ Url: "https://example.com/voice", Method: "GET" }]);
+  });
+
   it("fetches media with basic auth", async () => {
     const { fake, api } = await apiOnFake();
     const url = fake.addMedia(new Uint8Array([0xff, 0xd8, 0x00, 0x7f]), "image/jpeg");
@@ -140,5 +163,15 @@ describe("Twilio api helpers", () => {
       moreInfo: "https://www.twilio.com/docs/errors/21211",
     });
     expect(error.message).toMatch(/^twilio: send a message: .*21211/);
+  });
+
+  it("rejects ambiguous call updates", async () => {
+    const { fake, api } = await apiOnFake();
+    const sid = fake.startCall(CUSTOMER, BOT_NUMBER);
+    const both = { twiml: "<Response></Response>", url: "https://example.com/voice" };
+
+    await expect(api.updateCall(sid, both as never)).rejects.toThrow("mutually exclusive");
+    await expect(api.updateCall(sid, {} as never)).rejects.toThrow("mutually exclusive");
+    expect(fake.requests).toEqual([]);
   });
 });

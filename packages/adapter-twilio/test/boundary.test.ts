@@ -62,3 +62,11 @@ describe("webhook import boundary", () => {
     expect(importClosure("index.ts").files.has("twilio-adapter.ts")).toBe(true);
   });
 });
+
+describe("voice import boundary", () => {
+  it("does not import the full adapter or runtime packages", () => {
+    expectStandalone(["voice.ts"]);
+    // Its TwiML comes from the official library, not from hand-built XML.
+    expect(importClosure("voice.ts").packages).toEqual(new Set(["twilio"]));
+  });
+});

@@ -9,7 +9,11 @@ const MESSAGES: Readonly<Record<number, string>> = {
   21603: "A 'From' phone number is required.",
   21604: "A 'To' phone number is required.",
   21610: "Attempt to send to unsubscribed recipient",
+  21205: "Url parameter is required.",
   21617: "The concatenated message body exceeds the 1600 character limit.",
+  21654: "ContentSid Required",
+  21655: "The ContentSid is Invalid",
+  21656: "The ContentVariables Parameter is invalid",
   63016:
     "Failed to send freeform message because you are outside the allowed window. Please use a Template.",
 };

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FakeCallStore, type FakeTwilioCall } from "./fake-calls.js";
+import { type FakeAnswer, FakeContentStore, type FakeTwilioContent } from "./fake-content.js";
+import { empty, formOf, many, one, readBody, reply, send } from "./fake-http.js";
 import { twilioErrorBody } from "./fake-twilio-errors.js";
 import { statusCallbackRequest } from "./status-callback.js";
 
@@ -12,6 +15,8 @@ export interface FakeTwilioRequest {
   readonly params: Readonly<Record<string, string | string[]>>;
   /** The Basic-auth user name, or undefined when none was sent. */
   readonly username: string | undefined;
+  /** The parsed body of a JSON request (the Content API's), else undefined. */
+  readonly json?: unknown;
 }
 
 /** A message the bot sent through the fake. */
@@ -23,12 +28,22 @@ export interface FakeTwilioMessage {
   readonly body: string | undefined;
   readonly mediaUrls: readonly string[];
   readonly statusCallback: string | undefined;
+  /** The Content template (`HX…`) the message was sent with; `body` is then its rendered text. */
+  readonly contentSid: string | undefined;
+  /** The `ContentVariables` it was sent with, parsed. */
+  readonly contentVariables: Readonly<Record<string, string>> | undefined;
   status: string;
   deleted: boolean;
 }
 
 /** The routes a failure can be injected into. */
-export type FakeTwilioRoute = "messages.create" | "messages.delete" | "media" | "typing";
+export type FakeTwilioRoute =
+  | "messages.create"
+  | "messages.delete"
+  | "media"
+  | "typing"
+  | "content.create"
+  | "calls.update";
 
 /** An error answer in Twilio's shape. */
 export interface FakeTwilioFailure {
@@ -54,41 +69,13 @@ interface MediaItem {
   readonly contentType: string;
 }
 
-function send(response: ServerResponse, status: number, body: unknown): void {
-  const text = body === undefined ? "" : JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(text);
-}
-
-function formOf(text: string): Record<string, string | string[]> {
-  const params: Record<string, string | string[]> = {};
-  for (const [name, value] of new URLSearchParams(text)) {
-    const seen = params[name];
-    params[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-  }
-  return params;
-}
-
-function one(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function many(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /**
- * A local stand-in for Twilio's REST API: the Messages API (create, delete), media downloads and
- * the WhatsApp typing indicator, with Twilio's JSON shapes, its Basic-auth check, its validation
- * errors (21604 no To, 21603 no From, 21602 no Body, 21617 body over 1 600 characters) and
- * injectable failures (429, 5xx, any Twilio code). Give its `url` to the adapter as `apiUrl`.
+ * A local stand-in for Twilio's REST API: the Messages API (create, delete), media downloads,
+ * the WhatsApp typing indicator, the Content API (templates such as `twilio/quick-reply`, sent
+ * with `ContentSid`) and live-call updates, with Twilio's JSON shapes, its Basic-auth check, its
+ * validation errors (21604 no To, 21603 no From, 21602 no Body, 21617 body over 1 600
+ * characters, 21655 unknown ContentSid, 21654 ContentVariables without ContentSid) and injectable
+ * failures (429, 5xx, any Twilio code). Give its `url` to the adapter as `apiUrl`.
  */
 export class FakeTwilio {
   readonly accountSid: string;
@@ -99,6 +86,8 @@ export class FakeTwilio {
   readonly messages: FakeTwilioMessage[] = [];
   /** Inbound message sids the typing indicator was shown for. */
   readonly typingIndicators: string[] = [];
+  private readonly content: FakeContentStore;
+  private readonly voice: FakeCallStore;
   private readonly media = new Map<string, MediaItem>();
   private readonly failures = new Map<FakeTwilioRoute, FakeTwilioFailure[]>();
   private server: Server | undefined;
@@ -107,6 +96,28 @@ export class FakeTwilio {
   constructor(options: FakeTwilioOptions = {}) {
     this.accountSid = options.accountSid ?? `AC${"0".repeat(32)}`;
     this.authToken = options.authToken ?? "fake-auth-token";
+    this.content = new FakeContentStore(this.accountSid);
+    this.voice = new FakeCallStore(this.accountSid);
+  }
+
+  /** Every Content template created and not deleted, oldest first. */
+  get contents(): readonly FakeTwilioContent[] {
+    return this.content.contents;
+  }
+
+  /** Every call started with {@link startCall}, with the updates the bot made to it. */
+  get calls(): readonly FakeTwilioCall[] {
+    return this.voice.calls;
+  }
+
+  /** Plays a live call between `from` and `to`; returns its `CA…` sid for the bot to update. */
+  startCall(from: string, to: string): string {
+    return this.voice.startCall(from, to);
+  }
+
+  /** Deletes a Content template, as someone might in Twilio's console. */
+  deleteContent(sid: string): void {
+    this.content.handle("DELETE", `/v1/Content/${sid}`, undefined, new URLSearchParams());
   }
 
   /** The base URL to pass as `apiUrl`. */
@@ -187,13 +198,36 @@ export class FakeTwilio {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(request.url ?? "/", "http://fake").pathname;
+    const url = new URL(request.url ?? "/", "http://fake");
+    const path = url.pathname;
     const method = request.method ?? "GET";
-    const params = formOf(await readBody(request));
+    const text = await readBody(request);
+    const isJson = request.headers["content-type"]?.startsWith("application/json") === true;
+    const json = isJson && text !== "" ? (JSON.parse(text) as unknown) : undefined;
+    const params = isJson ? {} : formOf(text);
     const user = this.authorized(request);
-    this.requests.push({ method, path, params, username: user === false ? undefined : user });
+    this.requests.push({
+      method,
+      path,
+      params,
+      username: user === false ? undefined : user,
+      ...(json === undefined ? {} : { json }),
+    });
     if (user === false) {
       return send(response, 401, twilioErrorBody(401, 20003, "Authenticate"));
+    }
+    if (path.startsWith("/v1/Content")) {
+      if (method === "POST" && this.failed("content.create", response)) return;
+      const answer = this.content.handle(method, path, json, url.searchParams);
+      if (answer !== undefined)
+        return answer.status === 204 ? empty(response) : reply(response, answer);
+    }
+    if (path.includes("/Calls/")) {
+      if (method === "POST" && this.failed("calls.update", response)) return;
+      const single: Record<string, string> = {};
+      for (const [name, value] of Object.entries(params)) single[name] = one(value) ?? "";
+      const answer = this.voice.handle(method, path, single);
+      if (answer !== undefined) return reply(response, answer);
     }
     const account = `/2010-04-01/Accounts/${this.accountSid}`;
     if (method === "POST" && path === `${account}/Messages.json`) {
@@ -243,10 +277,28 @@ export class FakeTwilio {
     const to = one(params.To);
     const from = one(params.From);
     const service = one(params.MessagingServiceSid);
-    const body = one(params.Body);
+    const contentSid = one(params.ContentSid);
+    const variablesText = one(params.ContentVariables);
     const mediaUrls = many(params.MediaUrl);
     if (!to) return send(response, 400, twilioErrorBody(400, 21604));
     if (!from && !service) return send(response, 400, twilioErrorBody(400, 21603));
+    if (variablesText !== undefined && contentSid === undefined) {
+      return send(response, 400, twilioErrorBody(400, 21654));
+    }
+    let contentVariables: Record<string, string> | undefined;
+    try {
+      contentVariables = variablesText === undefined ? undefined : JSON.parse(variablesText);
+    } catch {
+      return send(response, 400, twilioErrorBody(400, 21656));
+    }
+    const rendered =
+      contentSid === undefined
+        ? undefined
+        : this.content.render(contentSid, contentVariables ?? {});
+    if (contentSid !== undefined && rendered === undefined) {
+      return send(response, 400, twilioErrorBody(400, 21655));
+    }
+    const body = rendered ?? one(params.Body);
     if (!body && mediaUrls.length === 0) return send(response, 400, twilioErrorBody(400, 21602));
     if (body !== undefined && [...body].length > TWILIO_BODY_LIMIT) {
       return send(response, 400, twilioErrorBody(400, 21617));
@@ -259,6 +311,8 @@ export class FakeTwilio {
       body,
       mediaUrls,
       statusCallback: one(params.StatusCallback),
+      contentSid,
+      contentVariables,
       status: service ? "accepted" : "queued",
       deleted: false,
     };

@@ -1,3 +1,5 @@
+export type { FakeTwilioCall } from "./fake-calls.js";
+export type { FakeTwilioContent } from "./fake-content.js";
 export {
   FakeTwilio,
   type FakeTwilioFailure,

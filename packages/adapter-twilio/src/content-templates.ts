@@ -1,0 +1,61 @@
+import type { StateAdapter } from "@baton/core";
+import type { TwilioApi } from "./api.js";
+import {
+  quickReplyFriendlyName,
+  quickReplyShapeKey,
+  quickReplyTemplateRequest,
+  type TwilioQuickReplyButton,
+} from "./quick-reply.js";
+
+/**
+ * The Content templates (`HX…`) of WhatsApp quick replies, one per distinct button set, so a card
+ * is not re-created on every post. Looked up in this process, then in the Chat's State (shared by
+ * every replica; kept without expiry, as Twilio keeps templates), then on Twilio by the
+ * template's deterministic friendly name (a State that lost its keys), and only then created.
+ * Concurrent posts of the same button set in one process wait for a single creation.
+ */
+export class QuickReplyTemplates {
+  private readonly pending = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly api: TwilioApi,
+    private readonly state: () => StateAdapter,
+  ) {}
+
+  /**
+   * The template sid for `buttons`, creating the template on first use. `refresh` forgets the
+   * cached sid first: for a sid Twilio refused (21655, a template deleted in the console).
+   */
+  sidFor(
+    buttons: readonly TwilioQuickReplyButton[],
+    sampleBody: string,
+    refresh = false,
+  ): Promise<string> {
+    const key = quickReplyShapeKey(buttons);
+    const known = refresh ? undefined : this.pending.get(key);
+    if (known !== undefined) return known;
+    const lookup = this.lookupOrCreate(key, buttons, sampleBody, refresh);
+    this.pending.set(key, lookup);
+    // A failed creation must not stick: the next post tries again.
+    lookup.catch(() => this.pending.delete(key));
+    return lookup;
+  }
+
+  private async lookupOrCreate(
+    key: string,
+    buttons: readonly TwilioQuickReplyButton[],
+    sampleBody: string,
+    refresh: boolean,
+  ): Promise<string> {
+    const state = this.state();
+    const stateKey = `twilio:content:quick-reply:${key}`;
+    const stored = refresh ? null : await state.get<string>(stateKey);
+    if (typeof stored === "string" && stored !== "") return stored;
+    const existing = await this.api.findContent(quickReplyFriendlyName(buttons));
+    const sid =
+      existing?.sid ??
+      (await this.api.createContent(quickReplyTemplateRequest(buttons, sampleBody))).sid;
+    await state.set(stateKey, sid);
+    return sid;
+  }
+}
