@@ -299,7 +299,9 @@ describe("multi-workspace mode with encryption", () => {
   it("setInstallation encrypts token", async () => {
     const h = await multi({ encryptionKey });
     await h.adapter.setInstallation(A.teamId, install(A));
-    const stored = await h.state.get<{ [key: string]: JsonValue }>(`slack:installation:${A.teamId}`);
+    const stored = await h.state.get<{ [key: string]: JsonValue }>(
+      `slack:installation:${A.teamId}`,
+    );
     expect(isEncryptedTokenData(stored?.botToken)).toBe(true);
     expect(JSON.stringify(stored)).not.toContain(A.botToken);
   });
@@ -329,5 +331,433 @@ describe("installationKeyPrefix", () => {
     const h = await multi();
     await h.adapter.setInstallation(A.teamId, install(A));
     expect(await h.state.get(`slack:installation:${A.teamId}`)).not.toBeNull();
+  });
+});
+
+function callback(query: string): Request {
+  return new Request(`https://bot.example/slack/oauth/callback?${query}`);
+}
+
+const ORG: FakeSlackWorkspace = {
+  teamId: "T0GRID0001",
+  botToken: "xoxb-org-wide",
+  botUserId: "U0BOTORG01",
+  enterpriseId: "E0ORG00001",
+  isEnterpriseInstall: true,
+};
+
+describe("handleOAuthCallback", () => {
+  it("exchanges code for token and saves installation", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-a", { ...A, teamName: "Team A" });
+    const result = await h.adapter.handleOAuthCallback(callback("code=code-a&state=s1"));
+    expect(result.teamId).toBe(A.teamId);
+    expect(result.isEnterpriseInstall).toBe(false);
+    const [exchange] = h.fake.callsOf("oauth.v2.access");
+    expect(exchange?.args).toMatchObject({ ...{ client_id: CLIENT.clientId }, code: "code-a" });
+    expect(await h.adapter.getInstallation(A.teamId)).toEqual({
+      botToken: A.botToken,
+      botUserId: A.botUserId,
+      isEnterpriseInstall: false,
+      teamName: "Team A",
+    });
+  });
+
+  it("keys org-wide installs by enterprise ID (team is null)", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-org", ORG);
+    const result = await h.adapter.handleOAuthCallback(callback("code=code-org"));
+    expect(result).toMatchObject({ teamId: "E0ORG00001", isEnterpriseInstall: true });
+    expect((await h.adapter.getInstallation("E0ORG00001"))?.botToken).toBe(ORG.botToken);
+    expect(await h.adapter.getInstallation(ORG.teamId)).toBeNull();
+  });
+
+  it("records the enterprise ID on workspace installs within a Grid org", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-grid", { ...A, enterpriseId: "E0ORG00001" });
+    const result = await h.adapter.handleOAuthCallback(callback("code=code-grid"));
+    expect(result).toMatchObject({
+      teamId: A.teamId,
+      enterpriseId: "E0ORG00001",
+      isEnterpriseInstall: false,
+    });
+    expect((await h.adapter.getInstallation(A.teamId))?.enterpriseId).toBe("E0ORG00001");
+  });
+
+  it("throws when an org-wide install response is missing enterprise.id", async () => {
+    const h = await multi();
+    h.fake.answerNext("oauth.v2.access", {
+      ok: true,
+      access_token: "xoxb-org-wide",
+      bot_user_id: "U0BOTORG01",
+      team: null,
+      enterprise: null,
+      is_enterprise_install: true,
+    });
+    await expect(h.adapter.handleOAuthCallback(callback("code=any"))).rejects.toThrow(
+      /enterprise\.id/,
+    );
+  });
+
+  it("org-wide OAuth install round-trips with org-wide event webhooks", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-org", ORG);
+    await h.adapter.handleOAuthCallback(callback("code=code-org"));
+    h.chat.onNewMention(async (thread) => {
+      await thread.post("hi org");
+    });
+    await h.deliver(
+      mention(h, ORG, "C0GRID0001", {
+        enterprise_id: "E0ORG00001",
+        is_enterprise_install: true,
+        authorizations: [
+          { enterprise_id: "E0ORG00001", team_id: null, is_enterprise_install: true },
+        ],
+      }),
+    );
+    await h.settle();
+    expect(tokensOf(h, "chat.postMessage")).toEqual([ORG.botToken]);
+  });
+
+  it("forwards redirect_uri from callback options", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-a", A);
+    await h.adapter.handleOAuthCallback(callback("code=code-a"), {
+      redirectUri: "https://bot.example/slack/oauth/callback",
+    });
+    expect(h.fake.callsOf("oauth.v2.access")[0]?.args.redirect_uri).toBe(
+      "https://bot.example/slack/oauth/callback",
+    );
+  });
+
+  it("prefers callback options redirect_uri over the query param", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-a", A);
+    await h.adapter.handleOAuthCallback(
+      callback("code=code-a&redirect_uri=https%3A%2F%2Fquery.example%2Fcb"),
+      { redirectUri: "https://options.example/cb" },
+    );
+    expect(h.fake.callsOf("oauth.v2.access")[0]?.args.redirect_uri).toBe(
+      "https://options.example/cb",
+    );
+  });
+
+  it("falls back to redirect_uri from the callback query param", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-a", A);
+    await h.adapter.handleOAuthCallback(
+      callback("code=code-a&redirect_uri=https%3A%2F%2Fquery.example%2Fcb"),
+    );
+    expect(h.fake.callsOf("oauth.v2.access")[0]?.args.redirect_uri).toBe(
+      "https://query.example/cb",
+    );
+  });
+
+  it("throws when the callback code is missing", async () => {
+    const h = await multi();
+    await expect(h.adapter.handleOAuthCallback(callback("state=s1"))).rejects.toThrow(/code/);
+    expect(h.fake.callsOf("oauth.v2.access")).toEqual([]);
+  });
+
+  it("throws without clientId and clientSecret", async () => {
+    const h = await multi({ clientId: undefined, clientSecret: undefined, botToken: "xoxb-one" });
+    await expect(h.adapter.handleOAuthCallback(callback("code=code-a"))).rejects.toThrow(
+      /clientId and clientSecret/,
+    );
+  });
+});
+
+describe("multi-workspace installs (Baton): OAuth", () => {
+  it("an OAuth code is exchanged once: a replayed callback fails and saves nothing new", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-a", A);
+    await h.adapter.handleOAuthCallback(callback("code=code-a"));
+    await h.adapter.deleteInstallation(A.teamId);
+    await expect(h.adapter.handleOAuthCallback(callback("code=code-a"))).rejects.toThrow(
+      /invalid_code/,
+    );
+    expect(await h.adapter.getInstallation(A.teamId)).toBeNull();
+  });
+
+  it("a workspace installed through OAuth gets its own token on its next delivery", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-b", B);
+    await h.adapter.handleOAuthCallback(callback("code=code-b"));
+    h.chat.onNewMention(async (thread) => {
+      await thread.post("hi B");
+    });
+    await h.deliver(mention(h, B, "C0BBB00001"));
+    await h.settle();
+    expect(tokensOf(h, "chat.postMessage")).toEqual([B.botToken]);
+  });
+});
+
+describe("withBotToken", () => {
+  it("sets token for duration of callback", async () => {
+    const h = await multi();
+    const inside = await h.adapter.withBotToken(A.botToken, async () => {
+      await h.adapter.postMessage("slack:C0AAA00001:", "from a job");
+      return clientToken(h);
+    });
+    expect(inside).toBe(A.botToken);
+    expect(tokensOf(h, "chat.postMessage")).toEqual([A.botToken]);
+    expect(() => h.adapter.client).toThrow(/withBotToken/);
+  });
+
+  it("concurrent calls with different tokens are isolated", async () => {
+    const h = await multi();
+    let releaseA: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      releaseA = resolve;
+    });
+    const jobA = h.adapter.withBotToken(A.botToken, async () => {
+      await gate;
+      await h.adapter.postMessage("slack:C0AAA00001:", "A");
+    });
+    const jobB = h.adapter.withBotToken(B.botToken, async () => {
+      await h.adapter.postMessage("slack:C0BBB00001:", "B");
+      releaseA();
+    });
+    await Promise.all([jobA, jobB]);
+    const posts = h.fake.callsOf("chat.postMessage").map((call) => [call.args.channel, call.token]);
+    expect(posts).toEqual([
+      ["C0BBB00001", B.botToken],
+      ["C0AAA00001", A.botToken],
+    ]);
+  });
+});
+
+describe("direct WebClient access via adapter.client", () => {
+  it("returns a WebClient bound to the static botToken in single-workspace mode", async () => {
+    const h = await createSlackHarness();
+    harnesses.push(h);
+    expect(clientToken(h)).toBe(h.fake.botToken);
+  });
+
+  it("caches the WebClient for repeated access with the same token", async () => {
+    const h = await createSlackHarness();
+    harnesses.push(h);
+    expect(h.adapter.client).toBe(h.adapter.client);
+  });
+
+  it("returns a WebClient bound to the context token under withBotToken", async () => {
+    const h = await multi();
+    expect(h.adapter.withBotToken(A.botToken, () => clientToken(h))).toBe(A.botToken);
+  });
+
+  it("prefers the context token over the default in single-workspace mode", async () => {
+    const h = await createSlackHarness();
+    harnesses.push(h);
+    expect(h.adapter.withBotToken(A.botToken, () => clientToken(h))).toBe(A.botToken);
+    expect(clientToken(h)).toBe(h.fake.botToken);
+  });
+
+  it("throws when no token is available (multi-workspace, outside context)", async () => {
+    const h = await multi();
+    expect(() => h.adapter.client).toThrow(ConfigError);
+  });
+
+  it("returns distinct WebClient instances for distinct tokens", async () => {
+    const h = await multi();
+    const a = h.adapter.withBotToken(A.botToken, () => h.adapter.client);
+    const b = h.adapter.withBotToken(B.botToken, () => h.adapter.client);
+    expect(a).not.toBe(b);
+    expect(h.adapter.withBotToken(A.botToken, () => h.adapter.client)).toBe(a);
+  });
+});
+
+describe("adapter.client end-to-end with multi-workspace webhook", () => {
+  it("resolves the installation's bot token in the action handler context", async () => {
+    const h = await multi();
+    await h.adapter.setInstallation(A.teamId, install(A));
+    h.chat.onAction("pin_btn", async () => {
+      await h.adapter.client.apiCall("chat.postMessage", { channel: "C0AAA00001", text: "pin" });
+    });
+    await h.deliverForm({
+      payload: JSON.stringify({
+        type: "block_actions",
+        team: { id: A.teamId },
+        user: { id: "U0HUMAN001" },
+        channel: { id: "C0AAA00001" },
+        container: { type: "message", message_ts: "1700000000.000009", channel_id: "C0AAA00001" },
+        message: { ts: "1700000000.000009" },
+        trigger_id: "trigger-9",
+        actions: [{ type: "button", action_id: "pin_btn", value: "x" }],
+      }),
+    });
+    await h.settle();
+    expect(tokensOf(h, "chat.postMessage")).toEqual([A.botToken]);
+  });
+});
+
+/** A provider over a fixed table of installations, recording what it was asked. */
+function provider(table: Record<string, FakeSlackWorkspace>) {
+  const asked: Array<[string, boolean]> = [];
+  return {
+    asked,
+    installationProvider: {
+      getInstallation: async (installationId: string, isEnterpriseInstall: boolean) => {
+        asked.push([installationId, isEnterpriseInstall]);
+        const workspace = table[installationId];
+        return workspace === undefined ? null : install(workspace);
+      },
+    },
+  };
+}
+
+function gridCommand(workspace: FakeSlackWorkspace, enterprise: boolean) {
+  return {
+    command: "/deploy",
+    text: "now",
+    user_id: "U0HUMAN001",
+    channel_id: "C0GRID0001",
+    team_id: workspace.teamId,
+    enterprise_id: "E0ORG00001",
+    is_enterprise_install: String(enterprise),
+    trigger_id: "trigger-3",
+    response_url: "https://hooks.slack.com/commands/x",
+  };
+}
+
+function gridAction(enterprise: boolean) {
+  return {
+    payload: JSON.stringify({
+      type: "block_actions",
+      team: { id: ORG.teamId },
+      enterprise: { id: "E0ORG00001" },
+      is_enterprise_install: enterprise,
+      user: { id: "U0HUMAN001" },
+      channel: { id: "C0GRID0001" },
+      container: { type: "message", message_ts: "1700000000.000007", channel_id: "C0GRID0001" },
+      message: { ts: "1700000000.000007" },
+      trigger_id: "trigger-7",
+      actions: [{ type: "button", action_id: "approve_btn", value: "yes" }],
+    }),
+  };
+}
+
+describe("installationProvider", () => {
+  async function withProvider(table: Record<string, FakeSlackWorkspace>) {
+    const p = provider(table);
+    const h = await multi({ clientId: undefined, clientSecret: undefined, ...p });
+    h.fake.addWorkspace(ORG);
+    const tokens: Array<string | undefined> = [];
+    h.chat.onNewMention(async (thread) => {
+      tokens.push(clientToken(h));
+      await thread.post("hi");
+    });
+    h.chat.onSlashCommand(() => {
+      tokens.push(clientToken(h));
+    });
+    h.chat.onAction("approve_btn", () => {
+      tokens.push(clientToken(h));
+    });
+    return { h, asked: p.asked, tokens };
+  }
+
+  it("uses installationProvider for token resolution in event_callback", async () => {
+    const { h, asked } = await withProvider({ [A.teamId]: A });
+    await h.deliver(mention(h, A, "C0AAA00001"));
+    await h.settle();
+    expect(asked).toEqual([[A.teamId, false]]);
+    expect(tokensOf(h, "chat.postMessage")).toEqual([A.botToken]);
+  });
+
+  it("uses enterprise_id when is_enterprise_install is true", async () => {
+    const { h, asked, tokens } = await withProvider({ E0ORG00001: ORG });
+    await h.deliver(
+      mention(h, ORG, "C0GRID0001", { enterprise_id: "E0ORG00001", is_enterprise_install: true }),
+    );
+    await h.settle();
+    expect(asked).toEqual([["E0ORG00001", true]]);
+    expect(tokens).toEqual([ORG.botToken]);
+  });
+
+  it("uses team_id when is_enterprise_install is false", async () => {
+    const { h, asked } = await withProvider({ [A.teamId]: A });
+    await h.deliver(
+      mention(h, A, "C0AAA00001", { enterprise_id: "E0ORG00001", is_enterprise_install: false }),
+    );
+    await h.settle();
+    expect(asked).toEqual([[A.teamId, false]]);
+  });
+
+  it("returns 200 ok when installationProvider returns null", async () => {
+    const { h, tokens } = await withProvider({});
+    const response = await h.deliver(mention(h, A, "C0AAA00001"));
+    await h.settle();
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("ok");
+    expect(tokens).toEqual([]);
+  });
+
+  it("uses installationProvider for slash commands", async () => {
+    const { h, asked, tokens } = await withProvider({ [B.teamId]: B });
+    await h.deliverForm({ ...gridCommand(B, false), enterprise_id: "" });
+    await h.settle();
+    expect(asked).toEqual([[B.teamId, false]]);
+    expect(tokens).toEqual([B.botToken]);
+  });
+
+  it("uses enterprise_id for slash commands in Enterprise Grid", async () => {
+    const { h, asked, tokens } = await withProvider({ E0ORG00001: ORG });
+    await h.deliverForm(gridCommand(ORG, true));
+    await h.settle();
+    expect(asked).toEqual([["E0ORG00001", true]]);
+    expect(tokens).toEqual([ORG.botToken]);
+  });
+
+  it("does not fall back to state when installationProvider is set", async () => {
+    const { h, tokens } = await withProvider({});
+    await h.adapter.setInstallation(A.teamId, install(A));
+    await h.deliver(mention(h, A, "C0AAA00001"));
+    await h.settle();
+    expect(tokens).toEqual([]);
+    expect(h.fake.callsOf("chat.postMessage")).toEqual([]);
+  });
+
+  it("uses installationProvider for interactive payloads (block_actions)", async () => {
+    const { h, asked, tokens } = await withProvider({ [ORG.teamId]: ORG });
+    await h.deliverForm(gridAction(false));
+    await h.settle();
+    expect(asked).toEqual([[ORG.teamId, false]]);
+    expect(tokens).toEqual([ORG.botToken]);
+  });
+
+  it("uses enterprise_id for interactive payloads in Enterprise Grid", async () => {
+    const { h, asked, tokens } = await withProvider({ E0ORG00001: ORG });
+    await h.deliverForm(gridAction(true));
+    await h.settle();
+    expect(asked).toEqual([["E0ORG00001", true]]);
+    expect(tokens).toEqual([ORG.botToken]);
+  });
+});
+
+describe("event routing via authorizations[]", () => {
+  it("prefers authorizations[0] over top-level fields for org installs", async () => {
+    const p = provider({ E0ORG00001: ORG });
+    const h = await multi({ clientId: undefined, clientSecret: undefined, ...p });
+    await h.deliver(
+      mention(h, ORG, "C0GRID0001", {
+        is_enterprise_install: false,
+        authorizations: [
+          { enterprise_id: "E0ORG00001", team_id: ORG.teamId, is_enterprise_install: true },
+        ],
+      }),
+    );
+    await h.settle();
+    expect(p.asked).toEqual([["E0ORG00001", true]]);
+  });
+
+  it("uses the authorization's team over a Slack Connect top-level team", async () => {
+    const p = provider({ [A.teamId]: A });
+    const h = await multi({ clientId: undefined, clientSecret: undefined, ...p });
+    await h.deliver(
+      mention(h, B, "C0SHARED01", {
+        authorizations: [{ enterprise_id: null, team_id: A.teamId, is_enterprise_install: false }],
+      }),
+    );
+    await h.settle();
+    expect(p.asked).toEqual([[A.teamId, false]]);
   });
 });
