@@ -23,6 +23,8 @@ interface QuickReplyType {
 
 const CONTENT_HOST = "https://content.twilio.com";
 
+// Twilio's code for each Content API validation failure is not documented one by one; the fake
+// answers all of them with one code and a message naming the problem.
 function invalid(message: string): FakeAnswer {
   return { status: 400, body: { code: 20001, message, status: 400 } };
 }
