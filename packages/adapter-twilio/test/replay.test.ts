@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { Actions, Button, Card } from "@baton/core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TwilioMessageStatusEvent, TwilioOptOutEvent } from "../src/index.js";
 import { createTwilioHarness, WEBHOOK_URL } from "./twilio-harness.js";
@@ -115,6 +116,29 @@ describe("replays of Twilio's documented webhooks through the signed entry point
         "twilio:whatsapp%3A%2B15550000001:whatsapp%3A%2B447700900123",
       ],
     ]);
+    expect(seen).toEqual([]);
+  });
+
+  it("answers the bot's own quick reply with the tapped button's value", async () => {
+    const { h, seen, actions, fixture } = await replayHarness();
+    const thread = "twilio:whatsapp%3A%2B15550000001:whatsapp%3A%2B447700900123";
+    await h.chat.thread(thread).post(
+      Card({
+        title: "Order 1042",
+        children: [
+          Actions([
+            Button({ id: "track_order", label: "Track my order", value: "1042" }),
+            Button({ id: "talk_to_agent", label: "Talk to an agent" }),
+          ]),
+        ],
+      }),
+    );
+
+    await h.deliver(fixture("whatsappButton"));
+    await h.clock.settle();
+
+    expect(h.fake.messages[0]?.contentSid).toBe(h.fake.contents[0]?.sid);
+    expect(actions).toEqual([["track_order", "1042", thread]]);
     expect(seen).toEqual([]);
   });
 
