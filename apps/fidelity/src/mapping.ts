@@ -84,7 +84,7 @@ function slackMappings(): FileMapping[] {
     ["blocks/boundary.test.ts", []],
     ["blocks/index.test.ts", ["cards.test.ts"]],
     ["cards.test.ts", ["cards.test.ts"]],
-    ["crypto.test.ts", []],
+    ["crypto.test.ts", ["crypto.test.ts"]],
     ["format/boundary.test.ts", []],
     ["format/index.test.ts", ["format.test.ts"]],
     [
@@ -92,6 +92,7 @@ function slackMappings(): FileMapping[] {
       [
         "adapter.test.ts",
         "channels.test.ts",
+        "installations.test.ts",
         "outbound.test.ts",
         "parse.test.ts",
         "socket.test.ts",

@@ -1,4 +1,5 @@
 import type { WebhookOptions } from "@baton/core";
+import type { WebClient } from "@slack/web-api";
 import type { SlackInstallationRouting } from "./installation-routing.js";
 import { type SlackInstallation, SlackInstallations } from "./installations.js";
 import type { SlackSelf } from "./message.js";
@@ -31,6 +32,15 @@ export abstract class SlackAdapterInstalls extends SlackAdapterBase {
       provider: options.installationProvider,
       clock: options.clock,
     });
+  }
+
+  /**
+   * The WebClient of the current token (upstream's name; `client` is the same): the delivery's
+   * workspace, `withBotToken`'s token, else `botToken`. Throws in a multi-workspace app outside
+   * any of them, as there is no token to bind.
+   */
+  get webClient(): WebClient {
+    return this.api.webClient;
   }
 
   /** True when tokens come per workspace from installations instead of one `botToken`. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ConfigError, type JsonValue } from "@baton/core";
 import type { WebClient } from "@slack/web-api";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createSlackAdapter,
   isEncryptedTokenData,
@@ -557,6 +557,22 @@ describe("direct WebClient access via adapter.client", () => {
     expect(() => h.adapter.client).toThrow(ConfigError);
   });
 
+  it("propagates apiUrl from createSlackAdapter to the bound WebClient", async () => {
+    const h = await multi();
+    const client = h.adapter.withBotToken(A.botToken, () => h.adapter.client);
+    expect(client.slackApiUrl).toBe(h.fake.apiUrl);
+  });
+
+  it("picks up apiUrl from SLACK_API_URL env var", () => {
+    vi.stubEnv("SLACK_API_URL", "http://127.0.0.1:9/api/");
+    try {
+      const adapter = createSlackAdapter({ signingSecret: "secret", botToken: "xoxb-env" });
+      expect(adapter.client.slackApiUrl).toBe("http://127.0.0.1:9/api/");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("returns distinct WebClient instances for distinct tokens", async () => {
     const h = await multi();
     const a = h.adapter.withBotToken(A.botToken, () => h.adapter.client);
@@ -749,6 +765,16 @@ describe("event routing via authorizations[]", () => {
     expect(p.asked).toEqual([["E0ORG00001", true]]);
   });
 
+  it("falls back to top-level fields when authorizations is absent", async () => {
+    const p = provider({ E0ORG00001: ORG });
+    const h = await multi({ clientId: undefined, clientSecret: undefined, ...p });
+    await h.deliver(
+      mention(h, ORG, "C0GRID0001", { enterprise_id: "E0ORG00001", is_enterprise_install: true }),
+    );
+    await h.settle();
+    expect(p.asked).toEqual([["E0ORG00001", true]]);
+  });
+
   it("uses the authorization's team over a Slack Connect top-level team", async () => {
     const p = provider({ [A.teamId]: A });
     const h = await multi({ clientId: undefined, clientSecret: undefined, ...p });
@@ -759,5 +785,38 @@ describe("event routing via authorizations[]", () => {
     );
     await h.settle();
     expect(p.asked).toEqual([[A.teamId, false]]);
+  });
+});
+
+describe("webClient getter", () => {
+  it("returns the underlying WebClient bound to the static botToken", async () => {
+    const h = await createSlackHarness();
+    harnesses.push(h);
+    expect(h.adapter.webClient.token).toBe(h.fake.botToken);
+    expect(h.adapter.webClient).toBe(h.adapter.client);
+  });
+
+  it("exposes the same instance via the deprecated `client` alias", async () => {
+    const h = await multi();
+    h.adapter.withBotToken(A.botToken, () => {
+      expect(h.adapter.client).toBe(h.adapter.webClient);
+    });
+  });
+
+  it("returns the same instance across calls in single-workspace mode", async () => {
+    const h = await createSlackHarness();
+    harnesses.push(h);
+    expect(h.adapter.webClient).toBe(h.adapter.webClient);
+  });
+
+  it("throws on both `webClient` and the `client` alias in multi-workspace mode without context", async () => {
+    const h = await multi();
+    expect(() => h.adapter.webClient).toThrow(ConfigError);
+    expect(() => h.adapter.client).toThrow(ConfigError);
+  });
+
+  it("uses the request context token under withBotToken via `webClient`", async () => {
+    const h = await multi();
+    expect(h.adapter.withBotToken(B.botToken, () => h.adapter.webClient.token)).toBe(B.botToken);
   });
 });

@@ -4,7 +4,7 @@ import { divergencesOf } from "./divergence.js";
 const ADR = "docs/adr/0022-slack-message-ids-and-mrkdwn.md";
 
 const MULTI_WORKSPACE =
-  "not built: multi-workspace installs (OAuth callback, installation store, per-team and function bot tokens, enterprise token injection, token encryption) are not in @baton/adapter-slack yet; it runs with one bot token (issue 12 follow-up)";
+  "not built: multi-workspace installs (installations, OAuth callback, per-delivery tokens) are ported in packages/adapter-slack/test/installations.test.ts, but bot tokens given as functions, the SLACK_BOT_TOKEN fallback being switched off by other auth fields, per-installation user caches and Enterprise Grid team_id injection into org-wide token calls are not built";
 const SOCKET_MODE =
   "not ported yet: socket mode is built on @slack/socket-mode and pinned against the fake's WebSocket endpoint in packages/adapter-slack/test/socket.test.ts, but upstream's socket blocks test its internal routeSocketEvent / forwarding API and multi-workspace tokens, which Baton does not have";
 const ASSISTANT =
@@ -21,7 +21,7 @@ const FILE_DOWNLOAD =
 const FILE_UPLOAD =
   "not built: file uploads (files.getUploadURLExternal / completeUploadExternal); a post with files is refused with NotSupportedError('files') before any call";
 const CLIENT_TOKENS =
-  "not built: adapter.client exists (the WebClient on the bot token, pinned in adapter.test.ts), but these blocks test per-installation token injection into it, which needs multi-workspace installs";
+  "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions and a webClientOptions config field are not built";
 const LINKS =
   "not built: fetchMessage on links that point to Slack messages, and unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is built and ported in packages/adapter-slack/test/channels.test.ts";
 const PARSE_SHAPE =
@@ -95,11 +95,6 @@ export const SLACK_DIVERGENCES = [
       reason: CARDS_UPSTREAM,
     },
   ]),
-  ...divergencesOf("packages/adapter-slack/src/crypto.test.ts", [
-    { kind: "deferred", describe: ["encryptToken / decryptToken"], reason: MULTI_WORKSPACE },
-    { kind: "deferred", describe: ["decodeKey"], reason: MULTI_WORKSPACE },
-    { kind: "deferred", describe: ["isEncryptedTokenData"], reason: MULTI_WORKSPACE },
-  ]),
   ...divergencesOf("packages/adapter-slack/src/format/boundary.test.ts", [
     { kind: "deferred", describe: ["format import boundary"], reason: BOUNDARY },
   ]),
@@ -137,20 +132,15 @@ export const SLACK_DIVERGENCES = [
       ],
       reason: VERIFIER,
     },
-    { kind: "deferred", describe: ["multi-workspace mode"], reason: MULTI_WORKSPACE },
-    { kind: "deferred", describe: ["installationProvider"], reason: MULTI_WORKSPACE },
     {
       kind: "deferred",
-      describe: ["multi-workspace mode with encryption"],
-      reason: MULTI_WORKSPACE,
-    },
-    { kind: "deferred", describe: ["installationKeyPrefix"], reason: MULTI_WORKSPACE },
-    { kind: "deferred", describe: ["handleOAuthCallback"], reason: MULTI_WORKSPACE },
-    { kind: "deferred", describe: ["withBotToken"], reason: MULTI_WORKSPACE },
-    {
-      kind: "deferred",
-      describe: ["adapter.client end-to-end with multi-workspace webhook"],
-      reason: MULTI_WORKSPACE,
+      titles: [
+        "rehydrateAttachment uses installationProvider for token resolution",
+        "rehydrateAttachment uses enterprise_id when isEnterpriseInstall is true",
+        "rehydrateAttachment throws when installationProvider returns null",
+        "event_callback with file attachment captures Enterprise Grid metadata",
+      ],
+      reason: FILE_DOWNLOAD,
     },
     { kind: "deferred", describe: ["botToken as function"], reason: MULTI_WORKSPACE },
     { kind: "deferred", describe: ["installation-scoped user caches"], reason: MULTI_WORKSPACE },
@@ -159,14 +149,11 @@ export const SLACK_DIVERGENCES = [
       describe: ["withToken enterprise context injection"],
       reason: MULTI_WORKSPACE,
     },
-    { kind: "deferred", describe: ["event routing via authorizations[]"], reason: MULTI_WORKSPACE },
     {
       kind: "deferred",
       titles: [
         "disables SLACK_BOT_TOKEN env fallback when another auth field is passed",
         "disables SLACK_BOT_TOKEN env fallback for a signingSecret-only config (multi-workspace)",
-        "handles slash command in multi-workspace mode",
-        "skips auth.test in multi-workspace mode",
       ],
       reason: MULTI_WORKSPACE,
     },
@@ -233,10 +220,15 @@ export const SLACK_DIVERGENCES = [
     },
     {
       kind: "deferred",
-      describe: ["direct WebClient access via adapter.client"],
+      titles: [
+        "uses a synchronous botToken resolver",
+        "forwards webClientOptions to token-bound WebClients",
+        "forwards webClientOptions to the internal WebClient",
+        "isolates custom headers between token-bound WebClients",
+        "throws when botToken is configured as an async resolver",
+      ],
       reason: CLIENT_TOKENS,
     },
-    { kind: "deferred", describe: ["webClient getter"], reason: CLIENT_TOKENS },
     {
       kind: "deferred",
       titles: ["USLACK system notifications in DMs are dispatched with isSystem set"],
