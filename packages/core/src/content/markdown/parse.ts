@@ -16,6 +16,7 @@ const stringifier = unified().use(remarkStringify).use(remarkGfm).freeze();
  * them back as spaces, so without this a round trip would change the tree).
  */
 export function parseMarkdown(markdown: string): Root {
+  if (PLAIN_LINE.test(markdown) && !SURROGATE.test(markdown)) return plainLineTree(markdown);
   const tree = parser.parse(markdown);
   normalizeCodeSpans(tree);
   return tree;
@@ -28,6 +29,37 @@ export function parseMarkdown(markdown: string): Root {
  */
 export function stringifyMarkdown(ast: Root): string {
   return stringifier.stringify(ast);
+}
+
+/**
+ * One line that no markdown or GFM construct can start or contain: letters, digits, inner
+ * spaces and `, ? ! ' @` (no `.`, so no e-mail or `www.` autolink; no leading or trailing
+ * space, which remark would trim). Most chat messages look like this ("@bot can you help?"),
+ * and remark needs tens of microseconds to find nothing in them; a webhook parses one per
+ * delivery before it may answer. Astral characters are left to remark: its columns count them
+ * differently. `markdown-fast-path.property.test.ts` pins the tree to remark's own.
+ */
+const PLAIN_LINE = /^[\p{L}\p{N}](?:[\p{L}\p{N} ,?!'@]*[\p{L}\p{N}?!'@])?$/u;
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The tree remark builds for a {@link PLAIN_LINE}: a paragraph holding one text node. */
+function plainLineTree(line: string): Root {
+  const position = () => ({
+    start: { line: 1, column: 1, offset: 0 },
+    end: { line: 1, column: line.length + 1, offset: line.length },
+  });
+  return {
+    type: "root",
+    children: [
+      {
+        type: "paragraph",
+        children: [{ type: "text", value: line, position: position() }],
+        position: position(),
+      },
+    ],
+    position: position(),
+  };
 }
 
 function normalizeCodeSpans(node: Nodes): void {
