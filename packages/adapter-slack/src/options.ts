@@ -191,6 +191,11 @@ export function resolveSlackOptions(
   if (provider !== undefined && typeof provider?.getInstallation !== "function") {
     problems.push("installationProvider must have a getInstallation(installationId) method");
   }
+  if (provider !== undefined && mode === "socket") {
+    problems.push(
+      'installationProvider (multi-workspace installs) cannot be used with mode "socket"',
+    );
+  }
   if (config.logger !== undefined && !isLogger(config.logger)) {
     problems.push("logger must have debug, info, warn and error methods");
   }

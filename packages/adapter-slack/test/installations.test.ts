@@ -286,6 +286,16 @@ describe("multi-workspace installs (Baton)", () => {
     expect(h.fake.callsOf("chat.postMessage")).toEqual([]);
   });
 
+  it("refuses an installationProvider in socket mode, naming the field", () => {
+    expect(() =>
+      createSlackAdapter({
+        mode: "socket",
+        appToken: "xapp-1-token",
+        installationProvider: { getInstallation: async () => null },
+      }),
+    ).toThrow(/installationProvider .* cannot be used with mode "socket"/);
+  });
+
   it("outside a delivery, Web API calls of a multi-workspace app fail naming withBotToken", async () => {
     const h = await multi();
     await expect(h.adapter.postMessage("slack:C0AAA00001:", "hi")).rejects.toThrow(/withBotToken/);
