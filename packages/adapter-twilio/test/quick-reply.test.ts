@@ -239,6 +239,19 @@ describe("WhatsApp cards are sent as quick-reply buttons through the Content API
     expect(h.fake.bodiesTo(WA_CUSTOMER)[0]).toContain("Reply with a number:\n1. Approve");
   });
 
+  it("tries the template again on the next post when Twilio refused to create it", async () => {
+    const h = await whatsappHarness();
+    const thread = h.chat.thread(WA_THREAD);
+    h.fake.failNext("content.create", { status: 400, code: 20001, message: "bad template" });
+
+    await expect(thread.post(approval("T-1"))).rejects.toThrow(/create a content template/);
+    await thread.post(approval("T-2"));
+
+    expect(h.fake.contents).toHaveLength(1);
+    expect(h.fake.messages).toHaveLength(1);
+    expect(h.fake.messages[0]?.body).toContain("Refund T-2?");
+  });
+
   it("makes the template anew when Twilio no longer has the cached one (21655)", async () => {
     const h = await whatsappHarness();
     const thread = h.chat.thread(WA_THREAD);
