@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { ConfigError, type JsonValue } from "@baton/core";
+import { Chat, ConfigError, type JsonValue } from "@baton/core";
 import type { WebClient } from "@slack/web-api";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createSlackAdapter,
+  INSTALLATION_CACHE_TTL_MS,
   isEncryptedTokenData,
   type SlackAdapterConfig,
   type SlackInstallation,
@@ -229,6 +230,32 @@ describe("multi-workspace installs (Baton)", () => {
     ]);
   });
 
+  it("keeps the workspace's token in handlers the Chat runs detached after the answer", async () => {
+    const h = await createSlackHarness(
+      { botToken: undefined, ...CLIENT },
+      { dispatch: "deferred" },
+    );
+    harnesses.push(h);
+    h.fake.addWorkspace(A);
+    h.fake.addWorkspace(B);
+    await h.adapter.setInstallation(A.teamId, install(A));
+    await h.adapter.setInstallation(B.teamId, install(B));
+    h.chat.onNewMention(async (thread) => {
+      await thread.post("later");
+    });
+    const answers = await Promise.all([
+      h.deliver(mention(h, A, "C0AAA00001")),
+      h.deliver(mention(h, B, "C0BBB00001")),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    await h.settle();
+    const posts = h.fake.callsOf("chat.postMessage").map((call) => [call.args.channel, call.token]);
+    expect(posts.sort()).toEqual([
+      ["C0AAA00001", A.botToken],
+      ["C0BBB00001", B.botToken],
+    ]);
+  });
+
   it("drops a delivery for a workspace without an installation, answering 200", async () => {
     const h = await multi();
     const seen: string[] = [];
@@ -284,6 +311,47 @@ describe("multi-workspace installs (Baton)", () => {
     await h.deliver(mention(h, A, "C0AAA00001"));
     await h.settle();
     expect(h.fake.callsOf("chat.postMessage")).toEqual([]);
+  });
+
+  it("reads a workspace's installation from the State once per cache period, not per delivery", async () => {
+    const h = await multi();
+    await h.adapter.setInstallation(A.teamId, install(A));
+    // A fresh process: the installation is in the State but not in this adapter's memory.
+    const fresh = createSlackAdapter({
+      ...CLIENT,
+      signingSecret: h.fake.signingSecret,
+      apiUrl: h.fake.apiUrl,
+      clock: h.clock,
+    });
+    const reads: string[] = [];
+    const get = h.state.get.bind(h.state);
+    h.state.get = ((key: string) => {
+      if (key.startsWith("slack:installation:")) reads.push(key);
+      return get(key);
+    }) as typeof h.state.get;
+    const chat = new Chat({
+      userName: "bot",
+      adapters: { slack: fresh },
+      state: h.state,
+      logger: "silent",
+      clock: h.clock,
+      dispatch: "sync",
+    });
+    await chat.initialize();
+    const posted: string[] = [];
+    chat.onNewMention(async (thread) => {
+      posted.push(thread.id);
+      await thread.post("hi");
+    });
+    const deliver = (json: unknown) => fresh.handleWebhook(h.request({ json }));
+    for (let i = 0; i < 3; i += 1) await deliver(mention(h, A, "C0AAA00001"));
+    expect(reads).toEqual([`slack:installation:${A.teamId}`]);
+    await h.clock.advance(INSTALLATION_CACHE_TTL_MS + 1);
+    await deliver(mention(h, A, "C0AAA00001"));
+    expect(reads).toHaveLength(2);
+    expect(posted).toHaveLength(4);
+    expect(new Set(tokensOf(h, "chat.postMessage"))).toEqual(new Set([A.botToken]));
+    await chat.shutdown();
   });
 
   it("refuses an installationProvider in socket mode, naming the field", () => {
