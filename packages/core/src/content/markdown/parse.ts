@@ -39,7 +39,7 @@ export function stringifyMarkdown(ast: Root): string {
  * delivery before it may answer. Astral characters are left to remark: its columns count them
  * differently. `markdown-fast-path.property.test.ts` pins the tree to remark's own.
  */
-const PLAIN_LINE = /^[\p{L}\p{N}](?:[\p{L}\p{N} ,?!'@]*[\p{L}\p{N}?!'@])?$/u;
+const PLAIN_LINE = /^[\p{L}\p{N}@](?:[\p{L}\p{N} ,?!'@]*[\p{L}\p{N}?!'@])?$/u;
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
