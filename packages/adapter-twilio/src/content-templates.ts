@@ -7,6 +7,9 @@ import {
   type TwilioQuickReplyButton,
 } from "./quick-reply.js";
 
+/** How many button sets' sids one process keeps in memory. */
+const MAX_CACHED_SETS = 1_000;
+
 /**
  * The Content templates (`HX…`) of WhatsApp quick replies, one per distinct button set, so a card
  * is not re-created on every post. Looked up in this process, then in the Chat's State (shared by
@@ -20,6 +23,8 @@ export class QuickReplyTemplates {
   constructor(
     private readonly api: TwilioApi,
     private readonly state: () => StateAdapter,
+    /** How many button sets' sids this process keeps in memory before the State is asked. */
+    private readonly maxCachedSets = MAX_CACHED_SETS,
   ) {}
 
   /**
@@ -35,7 +40,14 @@ export class QuickReplyTemplates {
     const known = refresh ? undefined : this.pending.get(key);
     if (known !== undefined) return known;
     const lookup = this.lookupOrCreate(key, buttons, sampleBody, refresh);
+    this.pending.delete(key);
     this.pending.set(key, lookup);
+    // Bounded: a bot whose button titles vary per post must not grow this map without end (the
+    // State still knows every template, so an evicted set costs one State read).
+    if (this.pending.size > this.maxCachedSets) {
+      const oldest = this.pending.keys().next().value;
+      if (oldest !== undefined) this.pending.delete(oldest);
+    }
     // A failed creation must not stick: the next post tries again.
     lookup.catch(() => this.pending.delete(key));
     return lookup;

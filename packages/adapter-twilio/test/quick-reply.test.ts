@@ -15,7 +15,9 @@ import {
   cardToQuickReply,
   createTwilioAdapter,
   encodeTwilioThreadId,
+  QuickReplyTemplates,
   quickReplyFriendlyName,
+  TwilioApi,
 } from "../src/index.js";
 import { type FakeTwilio, startFakeTwilio } from "../src/testing/index.js";
 import { BOT_NUMBER, CUSTOMER, createTwilioHarness, WEBHOOK_URL } from "./twilio-harness.js";
@@ -319,5 +321,42 @@ describe("quick-reply templates are shared through the State and found again on 
     expect(fake.contents).toHaveLength(1);
     expect(fake.messages[1]?.contentSid).toBe(fake.contents[0]?.sid);
     expect(fake.requests.some((r) => r.method === "GET" && r.path === "/v1/Content")).toBe(true);
+  });
+
+  it("keeps a bounded number of button sets in memory and reads evicted ones from the State", async () => {
+    const fake = await startFakeTwilio();
+    closers.push(fake);
+    const state = createMemoryState();
+    await state.connect();
+    const reads: string[] = [];
+    const counted = Object.assign(Object.create(state), {
+      get: (key: string) => {
+        reads.push(key);
+        return state.get(key);
+      },
+    });
+    const api = new TwilioApi({
+      accountSid: fake.accountSid,
+      authToken: fake.authToken,
+      apiKeySid: undefined,
+      apiKeySecret: undefined,
+      apiUrl: fake.url,
+      maxRetries: 0,
+      retryBaseDelayMs: 1,
+      clock: createFakeClock(),
+      logger: () => ({ debug() {}, info() {}, warn() {}, error() {} }),
+    });
+    const templates = new QuickReplyTemplates(api, () => counted, 1);
+    const a = [{ id: "a", title: "A" }];
+    const b = [{ id: "b", title: "B" }];
+
+    const first = await templates.sidFor(a, "text");
+    expect(await templates.sidFor(a, "text")).toBe(first);
+    expect(reads).toHaveLength(1);
+    await templates.sidFor(b, "text");
+    expect(await templates.sidFor(a, "text")).toBe(first);
+
+    expect(reads).toHaveLength(3);
+    expect(fake.contents).toHaveLength(2);
   });
 });
