@@ -25,6 +25,7 @@ const UPSTREAM_PACKAGES = [
   "@chat-adapter/state-memory",
   "@chat-adapter/state-redis",
   "@chat-adapter/state-pg",
+  "@chat-adapter/slack",
 ] as const;
 
 /** Reads the machine, the servers' versions and the installed upstream versions. */

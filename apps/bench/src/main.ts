@@ -8,6 +8,8 @@ import { benchmarksMarkdown } from "./markdown.js";
 import { consoleTable, progressLine, ratioTable } from "./report.js";
 import { BACKENDS, runBench } from "./run-bench.js";
 import { SCENARIO_NAMES } from "./scenarios.js";
+import { runSlackBench } from "./slack-bench.js";
+import type { SlackReport } from "./slack-markdown.js";
 
 const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
 
@@ -17,6 +19,9 @@ const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
   --no-fast-paths  measure Baton without the State's fused fast paths (the fallback path)
   --backends LIST  comma-separated: memory,redis,postgres (default all)
   --scenarios LIST comma-separated: ${SCENARIO_NAMES.join(",")} (default all)
+  --slack-mentions N  signed Slack mentions per webhook burst (default 1000)
+  --slack-handler-ms N  how long each Slack mention handler works (default 200)
+  --no-slack       skip the Slack webhook scenario
   --out PATH       where to write the report (default docs/benchmarks.md)
   --no-write       print only; leave docs/benchmarks.md alone
 
@@ -38,6 +43,9 @@ async function main(): Promise<void> {
       "no-fast-paths": { type: "boolean", default: false },
       backends: { type: "string", default: BACKENDS.join(",") },
       scenarios: { type: "string", default: SCENARIO_NAMES.join(",") },
+      "slack-mentions": { type: "string", default: "1000" },
+      "slack-handler-ms": { type: "string", default: "200" },
+      "no-slack": { type: "boolean", default: false },
       out: { type: "string", default: DEFAULT_OUT },
       "no-write": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -53,6 +61,12 @@ async function main(): Promise<void> {
   const backends = listOf("--backends", values.backends, BACKENDS);
   const scenarios = listOf("--scenarios", values.scenarios, SCENARIO_NAMES);
   const urls = serverUrlsFromEnv();
+  const slackPlan = values["no-slack"]
+    ? undefined
+    : {
+        mentions: positiveInteger("--slack-mentions", values["slack-mentions"]),
+        handlerMs: positiveInteger("--slack-handler-ms", values["slack-handler-ms"], true),
+      };
 
   const environment = await describeEnvironment(urls, backends);
   console.log(
@@ -70,7 +84,7 @@ async function main(): Promise<void> {
     onResult: (result) => console.log(progressLine(result)),
   });
   console.log(`\n${consoleTable(results)}\n\n${ratioTable(results)}\n`);
-
+  const slack = slackPlan === undefined ? undefined : await runSlack(slackPlan, rounds);
   if (!values["no-write"]) {
     const markdown = benchmarksMarkdown({
       environment,
@@ -79,10 +93,28 @@ async function main(): Promise<void> {
       warmupMessages,
       rounds,
       batonRevision: gitRevision(),
+      slack,
     });
     await writeFile(values.out, markdown);
     console.log(`wrote ${values.out}`);
   }
+}
+
+/** The Slack webhook scenario, interleaved like the others, with a progress line per burst. */
+async function runSlack(
+  plan: { mentions: number; handlerMs: number },
+  rounds: number,
+): Promise<SlackReport> {
+  const results = await runSlackBench({
+    ...plan,
+    rounds,
+    onResult: ({ round, measurement: m }) =>
+      console.log(
+        `slack-webhook round ${round + 1} ${m.implementation}: p50 ${m.p50Ms.toFixed(1)} ms, ` +
+          `p99 ${m.p99Ms.toFixed(1)} ms, users.info ${m.usersInfoCalls}`,
+      ),
+  });
+  return { ...plan, results };
 }
 
 function positiveInteger(flag: string, text: string, zeroAllowed = false): number {

@@ -11,6 +11,7 @@ import {
 import { ratioText, throughputOf, throughputRatio, throughputText } from "./rounds.js";
 import type { BenchResult } from "./run-bench.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "./scenarios.js";
+import { type SlackReport, slackSection } from "./slack-markdown.js";
 
 /** The command that regenerates the page; its first line names it. */
 export const BENCH_COMMAND = "pnpm --filter @baton/bench bench";
@@ -25,6 +26,8 @@ export interface BenchReport {
   readonly rounds: number;
   /** The workspace commit the Baton numbers are from (`abc1234`, `+ local changes` if dirty). */
   readonly batonRevision: string;
+  /** The Slack webhook scenario, when it ran. */
+  readonly slack?: SlackReport;
 }
 
 /** docs/benchmarks.md: the machine, the numbers, how to read them, and the caveats. */
@@ -62,6 +65,7 @@ export function benchmarksMarkdown(report: BenchReport): string {
     "## Throughput and latency",
     "Wall time of the measured messages only, as the median of the rounds with the slowest and fastest round in brackets; **ratio** is Baton's median over upstream's (above 1: Baton is faster). Latency is the median over the rounds of each round's p50/p95 per `processMessage` call, for the uncontended scenarios (a contender's latency is mostly waiting for the holder's handler). The check column covers every round.",
     ...backendsIn(report.results).map((backend) => throughputSection(report.results, backend)),
+    ...slackSection(report.slack),
     "## Caveats",
     CAVEATS,
   ].join("\n\n")}\n`;
