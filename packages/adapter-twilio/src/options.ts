@@ -1,4 +1,13 @@
-import { type Clock, ConfigError, isLogger, type Logger, systemClock } from "@baton/core";
+import {
+  type Clock,
+  ConfigError,
+  checkHttpUrl,
+  checkInteger,
+  configOrEnv,
+  isLogger,
+  type Logger,
+  systemClock,
+} from "@baton/core";
 
 /**
  * What `createTwilioAdapter` takes: upstream `@chat-adapter/twilio` 4.41's field names where they
@@ -85,29 +94,6 @@ export interface ResolvedTwilioOptions {
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
-function pick(value: string | undefined, fallback: string | undefined): string | undefined {
-  const chosen = value ?? fallback;
-  return chosen === undefined || chosen.trim() === "" ? undefined : chosen.trim();
-}
-
-function checkUrl(problems: string[], field: string, value: string | undefined): void {
-  if (value === undefined) return;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      problems.push(`${field} must be an http(s) URL, got ${JSON.stringify(value)}`);
-    }
-  } catch {
-    problems.push(`${field} must be an absolute URL, got ${JSON.stringify(value)}`);
-  }
-}
-
-function checkCount(problems: string[], field: string, value: number, min: number): void {
-  if (!Number.isInteger(value) || value < min) {
-    problems.push(`${field} must be an integer ≥ ${min}, got ${String(value)}`);
-  }
-}
-
 /**
  * Applies defaults and environment fallbacks and checks every value; throws one `ConfigError`
  * listing every problem. Missing credentials are not a problem here — a bot may only receive,
@@ -118,33 +104,36 @@ export function resolveTwilioOptions(
   env: Record<string, string | undefined> = process.env,
 ): ResolvedTwilioOptions {
   const problems: string[] = [];
-  const accountSid = pick(config.accountSid, env.TWILIO_ACCOUNT_SID);
+  const accountSid = configOrEnv(config.accountSid, env.TWILIO_ACCOUNT_SID);
   if (accountSid !== undefined && !accountSid.startsWith("AC")) {
     problems.push(`accountSid must start with "AC", got ${JSON.stringify(accountSid)}`);
   }
-  const messagingServiceSid = pick(config.messagingServiceSid, env.TWILIO_MESSAGING_SERVICE_SID);
+  const messagingServiceSid = configOrEnv(
+    config.messagingServiceSid,
+    env.TWILIO_MESSAGING_SERVICE_SID,
+  );
   if (messagingServiceSid !== undefined && !messagingServiceSid.startsWith("MG")) {
     problems.push(
       `messagingServiceSid must start with "MG", got ${JSON.stringify(messagingServiceSid)}`,
     );
   }
-  const apiKeySid = pick(config.apiKeySid, env.TWILIO_API_KEY);
-  const apiKeySecret = pick(config.apiKeySecret, env.TWILIO_API_SECRET);
+  const apiKeySid = configOrEnv(config.apiKeySid, env.TWILIO_API_KEY);
+  const apiKeySecret = configOrEnv(config.apiKeySecret, env.TWILIO_API_SECRET);
   if ((apiKeySid === undefined) !== (apiKeySecret === undefined)) {
     problems.push("apiKeySid and apiKeySecret must be given together");
   }
-  const webhookUrl = pick(config.webhookUrl, env.TWILIO_WEBHOOK_URL);
+  const webhookUrl = configOrEnv(config.webhookUrl, env.TWILIO_WEBHOOK_URL);
   const statusCallbackUrl = config.statusCallbackUrl;
   const apiUrl = config.apiUrl?.replace(/\/+$/, "");
-  checkUrl(problems, "webhookUrl", webhookUrl);
-  checkUrl(problems, "statusCallbackUrl", statusCallbackUrl);
-  checkUrl(problems, "apiUrl", apiUrl);
+  checkHttpUrl(problems, "webhookUrl", webhookUrl);
+  checkHttpUrl(problems, "statusCallbackUrl", statusCallbackUrl);
+  checkHttpUrl(problems, "apiUrl", apiUrl);
   const maxRetries = config.maxRetries ?? 3;
   const retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
   const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  checkCount(problems, "maxRetries", maxRetries, 0);
-  checkCount(problems, "retryBaseDelayMs", retryBaseDelayMs, 1);
-  checkCount(problems, "maxBodyBytes", maxBodyBytes, 1);
+  checkInteger(problems, "maxRetries", maxRetries, 0);
+  checkInteger(problems, "retryBaseDelayMs", retryBaseDelayMs, 1);
+  checkInteger(problems, "maxBodyBytes", maxBodyBytes, 1);
   if (config.logger !== undefined && !isLogger(config.logger)) {
     problems.push("logger must have debug, info, warn and error methods");
   }
@@ -153,10 +142,10 @@ export function resolveTwilioOptions(
   if (problems.length > 0) throw new ConfigError(problems.map((p) => `twilio adapter: ${p}`));
   return {
     accountSid,
-    authToken: pick(config.authToken, env.TWILIO_AUTH_TOKEN),
+    authToken: configOrEnv(config.authToken, env.TWILIO_AUTH_TOKEN),
     apiKeySid,
     apiKeySecret,
-    phoneNumber: pick(config.phoneNumber, env.TWILIO_PHONE_NUMBER),
+    phoneNumber: configOrEnv(config.phoneNumber, env.TWILIO_PHONE_NUMBER),
     messagingServiceSid,
     webhookUrl,
     trustRequestUrl: config.trustRequestUrl === true,
