@@ -34,6 +34,21 @@ export {
   SlackFormatConverter,
   unescapeSlackText,
 } from "./format.js";
+export {
+  createSlackMrkdwn,
+  createSlackPlainText,
+  formatSlackChannel,
+  formatSlackDate,
+  formatSlackLink,
+  formatSlackSpecialMention,
+  formatSlackUser,
+  formatSlackUserGroup,
+  linkBareSlackMentions,
+  markdownBoldToSlackMrkdwn,
+  type SlackMrkdwnTextObject,
+  type SlackPlainTextObject,
+  slackMrkdwnToMarkdown,
+} from "./format-primitives.js";
 export { installationOf, type SlackInstallationRef } from "./installation-routing.js";
 export {
   DEFAULT_INSTALLATION_KEY_PREFIX,

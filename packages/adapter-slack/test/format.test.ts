@@ -1,5 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { escapeSlackText, SlackFormatConverter, unescapeSlackText } from "../src/index.js";
+import {
+  createSlackMrkdwn,
+  createSlackPlainText,
+  escapeSlackText,
+  formatSlackChannel,
+  formatSlackDate,
+  formatSlackLink,
+  formatSlackSpecialMention,
+  formatSlackUser,
+  formatSlackUserGroup,
+  linkBareSlackMentions,
+  markdownBoldToSlackMrkdwn,
+  SlackFormatConverter,
+  slackMrkdwnToMarkdown,
+  unescapeSlackText,
+} from "../src/index.js";
 
 describe("SlackFormatConverter", () => {
   const converter = new SlackFormatConverter();
@@ -149,5 +164,113 @@ describe("Slack format primitives", () => {
 
   it("unescapes Slack mrkdwn control characters", () => {
     expect(unescapeSlackText("a &amp; b &lt; c &gt; d")).toBe("a & b < c > d");
+  });
+});
+
+describe("Slack format primitives", () => {
+  it("creates plain_text objects", () => {
+    expect(createSlackPlainText("Hi")).toEqual({ type: "plain_text", text: "Hi" });
+    expect(createSlackPlainText("Hi", { emoji: true })).toEqual({
+      type: "plain_text",
+      text: "Hi",
+      emoji: true,
+    });
+  });
+
+  it("rejects invalid text object lengths", () => {
+    expect(() => createSlackPlainText("")).toThrow(TypeError);
+    expect(() => createSlackMrkdwn("x".repeat(3_001))).toThrow(/between 1 and 3000/);
+    expect(createSlackMrkdwn("x".repeat(3_000)).text).toHaveLength(3_000);
+  });
+
+  it("creates mrkdwn objects", () => {
+    expect(createSlackMrkdwn("*b*")).toEqual({ type: "mrkdwn", text: "*b*" });
+    expect(createSlackMrkdwn("*b*", { verbatim: true })).toEqual({
+      type: "mrkdwn",
+      text: "*b*",
+      verbatim: true,
+    });
+  });
+
+  it("formats Slack user mentions", () => {
+    expect(formatSlackUser("U123")).toBe("<@U123>");
+    expect(() => formatSlackUser("u 1")).toThrow(/userId must be a Slack ID/);
+  });
+
+  it("formats Slack channel mentions", () => {
+    expect(formatSlackChannel("C123")).toBe("<#C123>");
+    expect(() => formatSlackChannel("C1>")).toThrow(/channelId/);
+  });
+
+  it("formats Slack user group mentions", () => {
+    expect(formatSlackUserGroup("S123")).toBe("<!subteam^S123>");
+    expect(() => formatSlackUserGroup("S^1")).toThrow(/userGroupId/);
+  });
+
+  it("formats Slack special mentions", () => {
+    expect(formatSlackSpecialMention("here")).toBe("<!here>");
+    expect(formatSlackSpecialMention("channel")).toBe("<!channel>");
+    expect(formatSlackSpecialMention("everyone")).toBe("<!everyone>");
+  });
+
+  it("formats Slack links", () => {
+    expect(formatSlackLink("https://example.com")).toBe("<https://example.com>");
+    expect(formatSlackLink("https://example.com", "A & B")).toBe("<https://example.com|A &amp; B>");
+  });
+
+  it("rejects unsafe Slack link control characters", () => {
+    expect(() => formatSlackLink("https://x.test/|evil")).toThrow(/control characters/);
+    expect(() => formatSlackLink("https://x.test/<@U1>")).toThrow(TypeError);
+  });
+
+  it("formats Slack dates", () => {
+    const at = new Date("2026-01-02T03:04:05.678Z");
+    const seconds = Math.floor(at.getTime() / 1_000);
+    expect(formatSlackDate(at, "{date_short}", "Jan 2")).toBe(
+      `<!date^${seconds}^{date_short}|Jan 2>`,
+    );
+    expect(formatSlackDate(seconds, "{time}", "a < b", { link: "https://x.test" })).toBe(
+      `<!date^${seconds}^{time}^https://x.test|a &lt; b>`,
+    );
+    expect(() => formatSlackDate(1.5, "{time}", "x")).toThrow(/integer unix timestamp/);
+    expect(() => formatSlackDate(seconds, "{time}|x", "x")).toThrow(/date control/);
+  });
+
+  it("normalizes Slack mrkdwn to Markdown", () => {
+    expect(
+      slackMrkdwnToMarkdown("*bold* ~gone~ <@U1> <@U2|ann> <https://x.test|site> a &amp; b"),
+    ).toBe("**bold** ~~gone~~ @U1 @ann [site](https://x.test) a & b");
+  });
+
+  it("preserves the channel ID for labeled channel tokens", () => {
+    expect(slackMrkdwnToMarkdown("see <#C123|general> and <#C9>")).toBe(
+      "see #general (C123) and #C9",
+    );
+  });
+
+  it("normalizes bare Slack links to Markdown URLs", () => {
+    expect(slackMrkdwnToMarkdown("go to <https://x.test/a>")).toBe("go to https://x.test/a");
+  });
+
+  it("normalizes inverted Slack link tokens before Markdown conversion", () => {
+    expect(slackMrkdwnToMarkdown("<the docs|https://x.test/docs>")).toBe(
+      "[the docs](https://x.test/docs)",
+    );
+  });
+
+  it("does not invert links whose display label is itself a URL", () => {
+    expect(slackMrkdwnToMarkdown("<https://a.test|https://b.test>")).toBe(
+      "[https://b.test](https://a.test)",
+    );
+  });
+
+  it("converts basic Markdown bold to Slack mrkdwn bold", () => {
+    expect(markdownBoldToSlackMrkdwn("a **b** c **d e**")).toBe("a *b* c *d e*");
+  });
+
+  it("links bare mention-like tokens without touching emails", () => {
+    expect(linkBareSlackMentions("hi @U123, mail ann@EXAMPLE.com, keep <@U9>")).toBe(
+      "hi <@U123>, mail ann@EXAMPLE.com, keep <@U9>",
+    );
   });
 });

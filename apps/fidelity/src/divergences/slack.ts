@@ -98,31 +98,6 @@ export const SLACK_DIVERGENCES = [
   ...divergencesOf("packages/adapter-slack/src/format/boundary.test.ts", [
     { kind: "deferred", describe: ["format import boundary"], reason: BOUNDARY },
   ]),
-  ...divergencesOf("packages/adapter-slack/src/format/index.test.ts", [
-    {
-      kind: "deferred",
-      titles: [
-        "creates plain_text objects",
-        "rejects invalid text object lengths",
-        "creates mrkdwn objects",
-        "formats Slack user mentions",
-        "formats Slack channel mentions",
-        "formats Slack user group mentions",
-        "formats Slack special mentions",
-        "formats Slack links",
-        "rejects unsafe Slack link control characters",
-        "formats Slack dates",
-        "normalizes Slack mrkdwn to Markdown",
-        "preserves the channel ID for labeled channel tokens",
-        "normalizes bare Slack links to Markdown URLs",
-        "normalizes inverted Slack link tokens before Markdown conversion",
-        "does not invert links whose display label is itself a URL",
-        "converts basic Markdown bold to Slack mrkdwn bold",
-        "links bare mention-like tokens without touching emails",
-      ],
-      reason: PRIMITIVES,
-    },
-  ]),
   ...divergencesOf("packages/adapter-slack/src/index.test.ts", [
     {
       kind: "deferred",
