@@ -24,7 +24,13 @@ const CONFORMANCE_CASES = "packages/conformance/src/cases/**/*.ts";
 
 /** Upstream's adapter-teams test files, each ported by the Baton test file of the same concern. */
 function teamsMappings(): FileMapping[] {
-  const index = ["adapter.test.ts", "outbound.test.ts", "webhook.test.ts", "security.test.ts"];
+  const index = [
+    "adapter.test.ts",
+    "outbound.test.ts",
+    "webhook.test.ts",
+    "security.test.ts",
+    "get-user.test.ts",
+  ];
   const pairs: Array<[string, string[]]> = [
     ["api/boundary.test.ts", ["boundary.test.ts"]],
     ["api/index.test.ts", ["api.test.ts"]],
@@ -36,9 +42,9 @@ function teamsMappings(): FileMapping[] {
     ["errors.test.ts", ["errors.test.ts"]],
     ["format/boundary.test.ts", ["boundary.test.ts"]],
     ["format/index.test.ts", ["format.test.ts"]],
-    ["graph-api.test.ts", []],
-    ["graph/boundary.test.ts", []],
-    ["graph/index.test.ts", []],
+    ["graph-api.test.ts", ["graph-text.test.ts"]],
+    ["graph/boundary.test.ts", ["graph-boundary.test.ts"]],
+    ["graph/index.test.ts", ["graph.test.ts"]],
     ["index.test.ts", index],
     ["markdown.test.ts", ["markdown.test.ts"]],
     ["modals-primitives/boundary.test.ts", ["boundary.test.ts"]],

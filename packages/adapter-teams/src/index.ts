@@ -56,6 +56,24 @@ export {
   teamsMentionToPlainText,
   unescapeTeamsText,
 } from "./format-html.js";
+export {
+  DEFAULT_GRAPH_URL,
+  TeamsGraph,
+  type TeamsGraphChannel,
+  type TeamsGraphMessage,
+  type TeamsGraphOptions,
+  type TeamsGraphUser,
+  toTeamsGraphMessage,
+} from "./graph/client.js";
+export {
+  chatIdFromContext,
+  extractCardTitle,
+  extractTextFromGraphMessage,
+  type GraphAttachment,
+  type GraphChatMessage,
+  type TeamsGraphContext,
+} from "./graph/text.js";
+export { cachedToken, type ExpiringToken, GRAPH_TOKEN_REFRESH_MARGIN_MS } from "./graph/token.js";
 export { stripBotMention } from "./message.js";
 export {
   DIALOG_CALLBACK_KEY,

@@ -15,11 +15,13 @@ import {
   type RawMessage,
   silentLogger,
   type ThreadInfo,
+  type UserInfo,
   ValidationError,
   type WebhookOptions,
 } from "@baton/core";
 import type { Root } from "mdast";
 import { TeamsApi } from "./api.js";
+import { toAppOptions } from "./app-options.js";
 import {
   createAnonymousAttachmentFetchData,
   rehydrateTeamsAttachment,
@@ -32,6 +34,9 @@ import type {
   TeamsInstallationUpdateEvent,
 } from "./events.js";
 import { TeamsFormatConverter } from "./format.js";
+import { TeamsGraph } from "./graph/client.js";
+import { cachedToken } from "./graph/token.js";
+import { userFromGraph } from "./graph/user.js";
 import { isBotAccount, messageFromActivity, threadIdOf } from "./message.js";
 import {
   type ResolvedTeamsOptions,
@@ -41,6 +46,7 @@ import {
 import { parseTeamsActivity, type TeamsActivity } from "./parse.js";
 import { activityForPost } from "./post.js";
 import { toTeamsReaction } from "./reactions.js";
+import { rememberReferences, type StoredUserReference, teamsUserKey } from "./references.js";
 import { toSdkLogger } from "./sdk-logger.js";
 import {
   baseConversationId,
@@ -54,15 +60,10 @@ import {
 import { TeamsHost } from "./verify.js";
 import { handleTeamsWebhook } from "./webhook.js";
 
+export { toAppOptions } from "./app-options.js";
+
 /** Teams' global connector endpoint, for users whose regional service URL is not known yet. */
 const DEFAULT_SERVICE_URL = "https://smba.trafficmanager.net/teams/";
-
-/** What the State keeps per user for proactive messages (`openDM`). */
-interface StoredUserReference {
-  readonly serviceUrl: string;
-  readonly tenantId: string | null;
-  readonly botId: string;
-}
 
 /**
  * Microsoft Teams on Microsoft's Teams SDK (`@microsoft/teams.apps`, `@microsoft/teams.api`,
@@ -84,6 +85,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     openDM: true,
     ephemeral: true,
     modals: true,
+    getUser: true,
   });
   /** The connector serves no history to bots without Graph permissions: the core keeps it. */
   readonly persistThreadHistory = true;
@@ -92,6 +94,8 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private host: ChatHost | undefined;
   private readonly sdk: TeamsHost;
   private readonly api: TeamsApi;
+  /** Graph with the app's own credentials; its token is reused until shortly before expiry. */
+  private readonly graph: TeamsGraph;
   private readonly conversationHandlers: TeamsEventHandler<TeamsConversationUpdateEvent>[] = [];
   private readonly installationHandlers: TeamsEventHandler<TeamsInstallationUpdateEvent>[] = [];
   private readonly dialogs: PendingDialogs;
@@ -127,6 +131,13 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       token: () => this.sdk.botToken(),
       logger: () => this.logger(),
     });
+    this.graph = new TeamsGraph({
+      ...(this.sdk.graphBaseUrl === undefined ? {} : { baseUrl: this.sdk.graphBaseUrl }),
+      token: cachedToken(
+        () => this.sdk.graphToken(options.appTenantId),
+        () => options.clock.now(),
+      ),
+    });
   }
 
   async initialize(chat: ChatHost): Promise<void> {
@@ -142,7 +153,12 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
         sdk: this.sdk,
         converter: this.converter,
         logger: () => this.logger(),
-        remember: (activity) => this.remember(activity),
+        remember: (activity) =>
+          rememberReferences(
+            this.chatHost("receive an activity").getState(),
+            this.options.appId,
+            activity,
+          ),
         lifecycle: (activity) => this.lifecycle(activity),
         dialogs: this.dialogs,
         fetchers: this.fetchers,
@@ -294,7 +310,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
    * tenant at all, a `ValidationError`: Teams creates no conversation without one.
    */
   async openDM(userId: string): Promise<string> {
-    const stored = await this.chatHost("open a DM").getState().get<JsonValue>(this.userKey(userId));
+    const stored = await this.chatHost("open a DM").getState().get<JsonValue>(teamsUserKey(userId));
     const reference = stored as unknown as StoredUserReference | null;
     const tenantId = reference?.tenantId ?? this.options.appTenantId;
     if (tenantId === undefined) {
@@ -313,23 +329,22 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     return encodeTeamsThreadId({ conversationId: conversation.id, serviceUrl });
   }
 
-  private userKey(userId: string): string {
-    return `teams:user:${userId}`;
-  }
-
-  /** Keeps the service URL of the conversation and of its user, for proactive messages. */
-  private async remember(activity: TeamsActivity): Promise<void> {
-    const state = this.chatHost("receive an activity").getState();
-    const tenantId = activity.conversation.tenantId ?? null;
-    const botId = activity.recipient?.id ?? `28:${this.options.appId}`;
-    await state.set(`teams:conversation:${baseConversationId(activity.conversation.id)}`, {
-      serviceUrl: activity.serviceUrl,
-      tenantId,
-      botId,
-    });
-    const from = activity.from?.id;
-    if (from !== undefined && !isBotAccount(this.options.appId, from)) {
-      await state.set(this.userKey(from), { serviceUrl: activity.serviceUrl, tenantId, botId });
+  /**
+   * The user's Graph profile (name, `mail` or else `userPrincipalName` as email), found through
+   * the Entra object id stored when the user last wrote to the bot. Null when no id is stored,
+   * the Chat is not initialized, or Graph refuses (the refusal is logged): Graph needs the app's
+   * `User.Read.All` permission, which many tenants do not grant.
+   */
+  async getUser(userId: string): Promise<UserInfo | null> {
+    if (this.host === undefined) return null;
+    const stored = await this.host.getState().get<JsonValue>(teamsUserKey(userId));
+    const aadObjectId = (stored as unknown as StoredUserReference | null)?.aadObjectId;
+    if (aadObjectId === undefined) return null;
+    try {
+      return userFromGraph(userId, await this.graph.getUser(aadObjectId));
+    } catch (error) {
+      this.logger().warn("teams: graph user lookup failed", { userId, error });
+      return null;
     }
   }
 
@@ -373,22 +388,4 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     }
     return this.host;
   }
-}
-
-/**
- * The Teams SDK's credential options for a resolved config (upstream's `toAppOptions`): a token
- * factory wins over the secret, a managed identity replaces it, multi-tenant apps send no tenant.
- */
-export function toAppOptions(options: ResolvedTeamsOptions) {
-  return {
-    clientId: options.appId,
-    ...(options.token !== undefined ? { token: options.token } : {}),
-    ...(options.token === undefined && options.appPassword !== undefined
-      ? { clientSecret: options.appPassword }
-      : {}),
-    ...(options.appTenantId !== undefined ? { tenantId: options.appTenantId } : {}),
-    ...(options.managedIdentityClientId !== undefined
-      ? { managedIdentityClientId: options.managedIdentityClientId }
-      : {}),
-  };
 }

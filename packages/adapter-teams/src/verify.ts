@@ -1,4 +1,4 @@
-import type { CloudEnvironment, InvokeResponse } from "@microsoft/teams.api";
+import type { CloudEnvironment, InvokeResponse, IToken } from "@microsoft/teams.api";
 import {
   App,
   type AppOptions,
@@ -44,6 +44,15 @@ class HostedApp extends App {
     }
     return token.toString();
   }
+
+  /** An app-only token for the cloud's Graph scope (client credentials, tenant `tenantId`). */
+  async graphToken(tenantId?: string): Promise<IToken> {
+    const token = await this.getAppGraphToken(tenantId);
+    if (token === null || token === undefined) {
+      throw new Error("the Teams SDK has no credentials to mint a Graph token");
+    }
+    return token;
+  }
 }
 
 /**
@@ -80,6 +89,16 @@ export class TeamsHost {
   /** The bot's outbound access token, from the SDK. */
   botToken(): Promise<string> {
     return this.app.botToken();
+  }
+
+  /** An app-only Graph token from the SDK's token manager (see `HostedApp.graphToken`). */
+  graphToken(tenantId?: string): Promise<IToken> {
+    return this.app.graphToken(tenantId);
+  }
+
+  /** Graph's origin for the configured cloud (from its `graphScope`), if it names one. */
+  get graphBaseUrl(): string | undefined {
+    return this.app.graphBaseUrl;
   }
 
   /**

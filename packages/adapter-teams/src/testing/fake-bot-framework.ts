@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { type CloudEnvironment, PUBLIC, withOverrides } from "@microsoft/teams.api";
 import { connectorErrorBody, type FakeTeamsFailure } from "./fake-bot-framework-errors.js";
+import { FakeGraph } from "./fake-graph.js";
 import { createSigningKey, publicJwk, type SigningKey, signJwt } from "./signing-keys.js";
 
 /** The issuer of Bot Framework service tokens (the SDK checks it). */
@@ -79,6 +80,10 @@ export class FakeBotFramework {
   readonly appId: string;
   readonly appPassword: string;
   private readonly issued = new Set<string>();
+  /** The scope each minted token was asked for (Graph accepts only its own scope). */
+  private readonly scopes = new Map<string, string>();
+  /** The fake Microsoft Graph (its origin is {@link url}; the cloud's `graphScope` points here). */
+  readonly graph: FakeGraph;
   private readonly failures = new Map<FakeTeamsRoute, FakeTeamsFailure[]>();
   private sequence = 0;
 
@@ -90,6 +95,7 @@ export class FakeBotFramework {
   ) {
     this.appId = options.appId ?? "00000000-0000-4000-8000-000000000001";
     this.appPassword = options.appPassword ?? "fake-app-password";
+    this.graph = new FakeGraph(url, `${url}/.default`);
   }
 
   /** The connector's service URL (what activities carry as `serviceUrl`). */
@@ -103,6 +109,7 @@ export class FakeBotFramework {
       openIdMetadataUrl: `${this.url}/v1/.well-known/openidconfiguration`,
       tokenIssuer: BOT_FRAMEWORK_ISSUER,
       loginEndpoint: this.url,
+      graphScope: `${this.url}/.default`,
     });
   }
 
@@ -177,6 +184,10 @@ export class FakeBotFramework {
     if (request.method === "POST" && path.endsWith("/oauth2/v2.0/token")) {
       return this.token(response, new URLSearchParams(text));
     }
+    if (path.startsWith("/v1.0/")) {
+      const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+      return this.graph.serve(response, path, url.searchParams, token && this.scopes.get(token));
+    }
     if (path.startsWith("/connector/v3/conversations")) {
       const targeted = url.searchParams.get("isTargetedActivity") === "true";
       return this.connector(request, response, path, text, targeted);
@@ -200,6 +211,7 @@ export class FakeBotFramework {
       exp: nowS + 3600,
     });
     this.issued.add(token);
+    this.scopes.set(token, form.get("scope") ?? "");
     json(response, 200, { token_type: "Bearer", expires_in: 3600, access_token: token });
   }
 

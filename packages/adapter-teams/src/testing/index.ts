@@ -7,6 +7,7 @@ export {
   startFakeBotFramework,
 } from "./fake-bot-framework.js";
 export { connectorErrorBody, type FakeTeamsFailure } from "./fake-bot-framework-errors.js";
+export { FakeGraph, type FakeGraphCall, type FakeGraphFailure } from "./fake-graph.js";
 export {
   type ActivityTokenInit,
   createTeamsActivityRequest,
