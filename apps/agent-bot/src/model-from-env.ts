@@ -1,32 +1,46 @@
+import { createOpenAI } from "@ai-sdk/openai";
 import type { Clock, Logger } from "@baton/core";
 import type { LanguageModel } from "ai";
 import { createLocalModel } from "./local-model.js";
 
-/** The model the bot runs, and what to log about it. */
+/** The model the bot runs, and what to log about it (never the key). */
 export interface ChosenModel {
   readonly model: LanguageModel;
+  readonly kind: "openai" | "local";
   readonly description: string;
 }
 
+/** The OpenAI model used when `OPENAI_MODEL` does not name one: small, fast, tool-capable. */
+export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
+
 /**
- * Picks the model. This is the integration point for a real provider: no provider package is a
- * dependency of this app (each pulls its own SDK), so with `OPENAI_API_KEY` set the bot still
- * runs the local model and says so. To use OpenAI, `pnpm --filter @baton/agent-bot add
- * @ai-sdk/openai@^3` and return `openai(env.OPENAI_MODEL ?? "gpt-4o-mini")` here (it reads
- * `OPENAI_API_KEY` itself); any AI SDK 6 provider works the same way.
+ * Picks the model: with `OPENAI_API_KEY` set, OpenAI's `OPENAI_MODEL` (default
+ * {@link DEFAULT_OPENAI_MODEL}) through `@ai-sdk/openai`, at `OPENAI_BASE_URL` when set (a proxy
+ * or an OpenAI-compatible server); without a key, the deterministic local model, paced on
+ * `clock`. Building the provider makes no request: the first answer does. Any other AI SDK 6
+ * provider fits here the same way, since the bot needs only a `LanguageModel`.
  */
 export function modelFromEnv(
   env: Record<string, string | undefined>,
   logger: Logger,
   clock?: Clock,
 ): ChosenModel {
-  if (env.OPENAI_API_KEY) {
-    logger.warn(
-      "OPENAI_API_KEY is set, but no provider package is installed: using the local model (see src/model-from-env.ts)",
-    );
+  const apiKey = env.OPENAI_API_KEY?.trim();
+  if (apiKey) {
+    const modelId = env.OPENAI_MODEL?.trim() || DEFAULT_OPENAI_MODEL;
+    const baseURL = env.OPENAI_BASE_URL?.trim();
+    const openai = createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) });
+    return {
+      model: openai(modelId),
+      kind: "openai",
+      description: `OpenAI ${modelId}${baseURL ? ` at ${baseURL}` : ""}`,
+    };
   }
+  if (env.OPENAI_MODEL)
+    logger.warn("OPENAI_MODEL is set without OPENAI_API_KEY: using the local model");
   return {
     model: createLocalModel(clock === undefined ? {} : { clock }),
+    kind: "local",
     description: "the local model (deterministic, offline)",
   };
 }

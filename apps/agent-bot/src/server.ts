@@ -1,10 +1,8 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   createWebAdapter,
   DM_THREAD_NAME,
-  sendWebResponse,
-  toWebRequest,
+  jsonResponse as json,
+  serveWebHandler,
   WEB_ID_PATTERN,
   type WebAdapter,
   type WebIdentity,
@@ -109,44 +107,22 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     return json(404, { ok: false, error: "not found" });
   };
 
-  const server = createServer((req, res) => {
-    const request = toWebRequest(req, res);
-    handle(request)
-      .catch((error: unknown) => {
-        logger.error("request failed", { error });
-        return json(500, { ok: false, error: "the agent bot failed; see its log" });
-      })
-      .then((response) => sendWebResponse(response, res));
+  const served = await serveWebHandler(handle, {
+    port: options.port ?? 3000,
+    host: options.host ?? "127.0.0.1",
+    onError: (error) => {
+      logger.error("request failed", { error });
+      return json(500, { ok: false, error: "the agent bot failed; see its log" });
+    },
   });
-  const port = await listen(server, options.port ?? 3000, options.host ?? "127.0.0.1");
   return {
-    url: `http://localhost:${port}`,
-    port,
+    url: served.url,
+    port: served.port,
     bot,
     adapter,
     async close() {
       await bot.chat.shutdown();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await served.close();
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8" },
-  });
 }

@@ -1,7 +1,6 @@
+import { platformsFromEnv, stateFromEnv } from "@baton/bot-env";
 import { ConsoleLogger } from "@baton/core";
-import { platformsFromEnv } from "./platforms-from-env.js";
 import { startSupportServer } from "./server.js";
-import { stateFromEnv } from "./state-from-env.js";
 
 /**
  * `pnpm --filter @baton/support-bot start`: runs the support bot until Ctrl-C.
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
     logger.warn("SUPPORT_AGENT_IDS is empty: nobody can take a conversation over");
   }
 
-  const chosen = stateFromEnv(process.env, logger);
+  const chosen = stateFromEnv(process.env, logger, "support-bot");
   logger.info(`state: ${chosen.description}`);
   const platforms = platformsFromEnv(process.env, logger);
   for (const platform of platforms) {

@@ -4,9 +4,9 @@ import {
   type FakeBotFramework,
   startFakeBotFramework,
 } from "@baton/adapter-teams/testing";
+import { TEAMS_PATH } from "@baton/bot-env";
 import { createMemoryState } from "@baton/state-memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEAMS_PATH } from "../src/platforms-from-env.js";
 import { assistantAnswer, replies } from "../src/replies.js";
 import { type SupportServer, startSupportServer } from "../src/server.js";
 

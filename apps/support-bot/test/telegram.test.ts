@@ -5,9 +5,9 @@ import {
   startFakeTelegram,
   TelegramUpdateBuilder,
 } from "@baton/adapter-telegram/testing";
+import { platformsFromEnv, TELEGRAM_PATH } from "@baton/bot-env";
 import { createMemoryState } from "@baton/state-memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { platformsFromEnv, TELEGRAM_PATH } from "../src/platforms-from-env.js";
 import { assistantAnswer, replies } from "../src/replies.js";
 import { type SupportServer, startSupportServer } from "../src/server.js";
 

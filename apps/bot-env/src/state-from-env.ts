@@ -7,23 +7,22 @@ import { createRedisState } from "@baton/state-redis";
 export interface ChosenState {
   readonly state: StateAdapter;
   readonly kind: "redis" | "postgres" | "memory";
-  /** E.g. `Redis at redis://cache:6379 (prefix support-bot)`; passwords are masked. */
+  /** E.g. `Redis at redis://cache:6379 (key prefix support-bot)`; passwords are masked. */
   readonly description: string;
 }
 
 /**
- * One store for this bot's data in a shared Redis or database: every instance of the bot must
- * use the same one, and other bots on the same server never see it.
- */
-const NAMESPACE = "support-bot";
-
-/**
- * Chooses the State from the environment: `BATON_REDIS_URL` → Redis, `BATON_POSTGRES_URL` →
+ * Chooses the State from the environment, its keys under `namespace` (the bot's name: every
+ * instance of one bot shares it, and other bots on the same server never see its data): `BATON_REDIS_URL` → Redis, `BATON_POSTGRES_URL` →
  * Postgres, neither → memory (one process only: holds, queues and the welcome claim are not
  * shared). Both set is refused rather than guessed. Nothing connects yet: `chat.initialize()`
  * does.
  */
-export function stateFromEnv(env: NodeJS.ProcessEnv, logger: Logger): ChosenState {
+export function stateFromEnv(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  namespace: string,
+): ChosenState {
   const redisUrl = nonEmpty(env.BATON_REDIS_URL);
   const postgresUrl = nonEmpty(env.BATON_POSTGRES_URL);
   if (redisUrl && postgresUrl) {
@@ -31,16 +30,16 @@ export function stateFromEnv(env: NodeJS.ProcessEnv, logger: Logger): ChosenStat
   }
   if (redisUrl) {
     return {
-      state: createRedisState({ url: redisUrl, keyPrefix: NAMESPACE, logger }),
+      state: createRedisState({ url: redisUrl, keyPrefix: namespace, logger }),
       kind: "redis",
-      description: `Redis at ${masked(redisUrl)} (key prefix ${NAMESPACE})`,
+      description: `Redis at ${masked(redisUrl)} (key prefix ${namespace})`,
     };
   }
   if (postgresUrl) {
     return {
-      state: createPostgresState({ url: postgresUrl, keyPrefix: NAMESPACE, logger }),
+      state: createPostgresState({ url: postgresUrl, keyPrefix: namespace, logger }),
       kind: "postgres",
-      description: `Postgres at ${masked(postgresUrl)} (schema baton, key prefix ${NAMESPACE})`,
+      description: `Postgres at ${masked(postgresUrl)} (schema baton, key prefix ${namespace})`,
     };
   }
   return {
