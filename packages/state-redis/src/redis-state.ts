@@ -14,20 +14,19 @@ import {
   type StateAdapter,
   ValidationError,
 } from "@baton/core";
+import { claimWork, finishClaim } from "./claims.js";
 import { isClusterClient } from "./command-target.js";
 import { RedisConnection } from "./connection.js";
-import { offeredFastPaths } from "./fast-paths.js";
+import { type FastPathDeps, offeredFastPaths } from "./fast-paths.js";
 import { FENCE_RECORD_TTL_MS, RedisKeyLayout } from "./keys.js";
 import { type RedisStateOptions, resolveRedisStateOptions } from "./options.js";
 import { ReplicaConfirmation } from "./replication.js";
 import {
   ACQUIRE_LOCK,
   APPEND_TO_LIST,
-  CLAIM,
   DEQUEUE,
   ENQUEUE,
   EXTEND_LOCK,
-  FINISH_CLAIM,
   INSPECT_LOCK,
   MERGE_OBJECT,
   RELEASE_LOCK,
@@ -65,6 +64,8 @@ export class RedisState implements StateAdapter {
   private readonly keys: RedisKeyLayout;
   private readonly connection: RedisConnection;
   private readonly replicas: ReplicaConfirmation | undefined;
+  /** What the calls split into modules of their own (claims, fast paths) need. */
+  private readonly deps: FastPathDeps;
 
   /** One script; present unless `fastPaths: false`, absent on a Redis Cluster (ADR 0026). */
   readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
@@ -80,8 +81,8 @@ export class RedisState implements StateAdapter {
       resolved.replication && new ReplicaConfirmation(this.connection, resolved.replication);
     // Known before connect(): a borrowed cluster client is recognised by its shape.
     const isCluster = resolved.cluster !== undefined || isClusterClient(resolved.client);
-    const deps = { connection: this.connection, keys: this.keys, replicas: this.replicas };
-    const fused = offeredFastPaths(deps, resolved.fastPaths, isCluster);
+    this.deps = { connection: this.connection, keys: this.keys, replicas: this.replicas };
+    const fused = offeredFastPaths(this.deps, resolved.fastPaths, isCluster);
     if (fused.acceptAndAcquire) this.acceptAndAcquire = fused.acceptAndAcquire;
     if (fused.releaseAndNext) this.releaseAndNext = fused.releaseAndNext;
   }
@@ -366,45 +367,17 @@ export class RedisState implements StateAdapter {
     return items.map((item) => parseStored("read list", key, item) as T);
   }
 
-  /**
-   * One script. A claimed record expires with its claim (PEXPIREAT), a re-armed one is deleted,
-   * a completed one is kept for good, so lapsed claims leave no key behind. Expiry of a live claim
-   * is judged against the Redis server's clock; generations strictly increase per key.
-   */
-  async claim(key: string, ttlMs: number): Promise<Claim | null> {
-    this.ready("claim", key);
-    assertTtlMs("claim", ttlMs);
-    const reply = await this.connection.script<[number, number] | []>(
-      "claim",
-      CLAIM,
-      [this.keys.claim(key)],
-      [pxArgument(ttlMs)],
-    );
-    if (reply.length === 0) return null;
-    return { key, generation: Number(reply[0]), expiresAt: Number(reply[1]) };
+  /** One script; see `claimWork` (claims.ts). Generations strictly increase per key. */
+  claim(key: string, ttlMs: number): Promise<Claim | null> {
+    return claimWork(this.deps, key, ttlMs);
   }
 
-  async completeClaim(claim: Claim): Promise<boolean> {
-    return this.finishClaim("complete claim", claim, "completed");
+  completeClaim(claim: Claim): Promise<boolean> {
+    return finishClaim(this.deps, claim, "completed");
   }
 
-  async rearmClaim(claim: Claim): Promise<boolean> {
-    return this.finishClaim("re-arm claim", claim, "armed");
-  }
-
-  private async finishClaim(
-    step: string,
-    claim: Claim,
-    status: "completed" | "armed",
-  ): Promise<boolean> {
-    this.ready(step, claim?.key as string);
-    const reply = await this.connection.script<number>(
-      step,
-      FINISH_CLAIM,
-      [this.keys.claim(claim.key)],
-      [String(claim.generation), status],
-    );
-    return reply === 1;
+  rearmClaim(claim: Claim): Promise<boolean> {
+    return finishClaim(this.deps, claim, "armed");
   }
 
   /** Rejects when not connected (first, as the memory backend does), then checks the key. */
