@@ -95,18 +95,22 @@ export async function openBackend(
       cleanup,
     };
   }
-  if (backend === "redis") return openRedis(implementation, urls.redis);
+  if (backend === "redis") return openRedis(implementation, urls.redis, fastPaths);
   return openPostgres(implementation, urls.postgres);
 }
 
 async function cleanup(): Promise<void> {}
 
-async function openRedis(implementation: Implementation, url: string): Promise<OpenBackend> {
+async function openRedis(
+  implementation: Implementation,
+  url: string,
+  fastPaths: boolean,
+): Promise<OpenBackend> {
   await assertRedisReachable(url);
   const keyPrefix = uniqueRunName();
   const state =
     implementation === "baton"
-      ? createBatonRedisState({ url, keyPrefix })
+      ? createBatonRedisState({ url, keyPrefix, fastPaths })
       : createUpstreamRedisState({ url, keyPrefix, logger: silentUpstreamLogger });
   return {
     state,
