@@ -97,6 +97,7 @@ function slackMappings(): FileMapping[] {
       "index.test.ts",
       [
         "adapter.test.ts",
+        "assistant.test.ts",
         "channels.test.ts",
         "installations.test.ts",
         "outbound.test.ts",

@@ -82,6 +82,7 @@ export {
 } from "./parse.js";
 export { renderSlackMessage, splitSlackText } from "./post.js";
 export { SlackAdapter } from "./slack-adapter.js";
+export type { SlackSuggestedPrompt } from "./slack-assistant.js";
 export {
   decodeSlackThreadId,
   encodeSlackMessageId,

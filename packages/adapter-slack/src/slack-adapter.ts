@@ -26,6 +26,13 @@ import {
 import { fetchSlackMessages } from "./history.js";
 import { streamNatively } from "./native-stream.js";
 import { SlackAdapterInstalls } from "./slack-adapter-installs.js";
+import {
+  publishSlackHomeView,
+  type SlackSuggestedPrompt,
+  setSlackAssistantStatus,
+  setSlackAssistantTitle,
+  setSlackSuggestedPrompts,
+} from "./slack-assistant.js";
 import { openSlackDM, startSlackTyping } from "./slack-conversations.js";
 import {
   deleteSlackMessage,
@@ -200,6 +207,36 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
 
   async openDM(userId: string): Promise<string> {
     return openSlackDM(this.api, userId);
+  }
+
+  /** Publishes `view` (Block Kit, `type: "home"`) as `userId`'s App Home tab. */
+  async publishHomeView(userId: string, view: Record<string, unknown>): Promise<void> {
+    await publishSlackHomeView(this.api, userId, view);
+  }
+
+  /** Sets an assistant thread's suggested prompts (`threadTs` optional in the agent view). */
+  async setSuggestedPrompts(
+    channelId: string,
+    threadTs: string | undefined,
+    prompts: readonly SlackSuggestedPrompt[],
+    title?: string,
+  ): Promise<void> {
+    await setSlackSuggestedPrompts(this.api, channelId, threadTs, prompts, title);
+  }
+
+  /** Sets an assistant thread's status line, with optional rotating loading messages. */
+  async setAssistantStatus(
+    channelId: string,
+    threadTs: string,
+    status: string,
+    loadingMessages?: readonly string[],
+  ): Promise<void> {
+    await setSlackAssistantStatus(this.api, channelId, threadTs, status, loadingMessages);
+  }
+
+  /** Sets an assistant thread's title (the app's History tab). */
+  async setAssistantTitle(channelId: string, threadTs: string, title: string): Promise<void> {
+    await setSlackAssistantTitle(this.api, channelId, threadTs, title);
   }
 
   async getUser(userId: string): Promise<UserInfo | null> {

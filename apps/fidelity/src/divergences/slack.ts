@@ -8,8 +8,7 @@ const MULTI_WORKSPACE =
 const SOCKET_MODE =
   "not ported yet: socket mode is built on @slack/socket-mode and pinned against the fake's WebSocket endpoint in packages/adapter-slack/test/socket.test.ts, but upstream's socket blocks test its internal routeSocketEvent / forwarding API and multi-workspace tokens, which Baton does not have";
 const ASSISTANT =
-  "not built: Slack's AI assistant surface (assistant_thread_started / context_changed events, app context, suggested prompts, titles, loading messages, agent_view threading and app home); only assistant.threads.setStatus (startTyping) exists";
-const HOME_TAB = "not built: publishing an App Home view (views.publish) has no adapter method yet";
+  "not built: Slack's AI assistant surface (assistant_thread_started / context_changed events, app context, suggested prompts, titles, loading messages, agent_view threading and app home); the adapter offers setAssistantStatus / setSuggestedPrompts / setAssistantTitle / publishHomeView calls (ported in assistant.test.ts) but no assistant event routing or configured prompts";
 const NATIVE_STREAMING =
   "not ported yet: native streaming (chat.startStream / appendStream / stopStream in threads, post + edit elsewhere) is built and pinned in packages/adapter-slack/test/stream.test.ts, but upstream's cases (its fallback triggers, mention resolution in streamed text, feedback buttons in the stop blocks) were not read and ported";
 const USER_NAMES =
@@ -211,13 +210,9 @@ export const SLACK_DIVERGENCES = [
     },
     { kind: "deferred", describe: ["agent_view app_home_opened"], reason: ASSISTANT },
     { kind: "deferred", describe: ["app_context_changed"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["setSuggestedPrompts thread_ts optional"], reason: ASSISTANT },
     { kind: "deferred", describe: ["agent_view DM threading"], reason: ASSISTANT },
     { kind: "deferred", describe: ["configured suggestedPrompts"], reason: ASSISTANT },
     { kind: "deferred", describe: ["configured loadingMessages"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["setSuggestedPrompts"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["setAssistantStatus"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["setAssistantTitle"], reason: ASSISTANT },
     { kind: "deferred", describe: ["handleWebhook - assistant events"], reason: ASSISTANT },
     {
       kind: "deferred",
@@ -265,7 +260,6 @@ export const SLACK_DIVERGENCES = [
     { kind: "deferred", describe: ["decodeEphemeralMessageId edge cases"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["editMessage via response_url"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["deleteMessage via response_url"], reason: EPHEMERAL_IDS },
-    { kind: "deferred", describe: ["publishHomeView"], reason: HOME_TAB },
     {
       kind: "deferred",
       describe: ["reverse user lookup", "user_change event"],

@@ -267,4 +267,18 @@ export const FAKE_SLACK_METHODS: Readonly<Record<string, Handler>> = {
     store.statuses.push({ channel, threadTs, status: String(args.status ?? "") });
     return { ok: true };
   },
+  "assistant.threads.setSuggestedPrompts": (store, args) => {
+    channelOf(store, args, "channel_id");
+    const prompts = args.prompts;
+    const parsed = typeof prompts === "string" ? (JSON.parse(prompts) as unknown) : prompts;
+    if (!Array.isArray(parsed) || parsed.length === 0)
+      throw new FakeSlackError("invalid_arguments");
+    return { ok: true };
+  },
+  "assistant.threads.setTitle": (store, args) => {
+    channelOf(store, args, "channel_id");
+    need(args, "thread_ts");
+    need(args, "title");
+    return { ok: true };
+  },
 };
