@@ -15,7 +15,7 @@ const MAX_ROUND_TRIPS_PER_MESSAGE: Readonly<
   Record<"redis" | "postgres", Partial<Record<ScenarioName, number>>>
 > = {
   redis: { "serial-drop": 2, "serial-queue": 3, "parallel-drop": 2 },
-  postgres: { "serial-drop": 4, "serial-queue": 6, "parallel-drop": 4 },
+  postgres: { "serial-drop": 2, "serial-queue": 3, "parallel-drop": 2 },
 };
 
 const MESSAGES = 20;

@@ -97,6 +97,39 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX claims_expires_at_idx ON ${s}.claims (expires_at) WHERE expires_at IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    name: "fresh-snapshot reads for the fused fast paths",
+    // One statement has one snapshot, taken when it starts; a commit that lands while it waits
+    // for a row or advisory lock stays invisible to its plain reads. A VOLATILE PL/pgSQL function
+    // takes a fresh snapshot for each query it runs (READ COMMITTED), so called after the
+    // statement's write — its last argument is that write's outcome, which orders the call —
+    // it sees everything committed up to then. The fast paths need exactly that (fast-paths.ts).
+    sql: (s) => `
+      CREATE FUNCTION ${s}.queue_head_now(p_prefix text, p_key text, p_after bigint)
+        RETURNS TABLE (value jsonb, enqueued_at_ms float8, expires_at_ms float8)
+        LANGUAGE plpgsql VOLATILE AS $fn$
+      BEGIN
+        RETURN QUERY SELECT e.value, e.enqueued_at_ms, e.expires_at_ms
+          FROM ${s}.queue_entries e WHERE e.prefix = p_prefix AND e.key = p_key
+          ORDER BY e.id LIMIT 1;
+      END
+      $fn$;
+
+      -- STRICT: with no lock taken (p_after NULL) it is not run at all.
+      CREATE FUNCTION ${s}.subscribed_now(p_prefix text, p_thread_id text, p_after bigint)
+        RETURNS boolean LANGUAGE plpgsql VOLATILE STRICT AS $fn$
+      DECLARE
+        found_one boolean;
+      BEGIN
+        SELECT EXISTS (
+          SELECT 1 FROM ${s}.subscriptions t WHERE t.prefix = p_prefix AND t.thread_id = p_thread_id
+        ) INTO found_one;
+        RETURN found_one;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** The newest version this release knows. */

@@ -28,6 +28,7 @@ const KNOWN_OPTIONS = new Set([
   "timeoutMs",
   "purgeIntervalMs",
   "logger",
+  "fastPaths",
 ]);
 
 /** Options of {@link createPostgresState}. Exactly one of `url` and `pool` is required. */
@@ -72,6 +73,13 @@ export interface PostgresStateOptions {
   purgeIntervalMs?: number;
   /** Where migrations, purges and connection problems are logged. Default: warnings to console. */
   logger?: Logger;
+  /**
+   * Offer the fused fast paths of DESIGN §4.1, which the runtime then uses instead of separate
+   * calls: `acceptAndAcquire` (dedupe mark + lock + subscription read) and `releaseAndNext`
+   * (release + a look at the queue head), one statement each, so an uncontended message costs
+   * 2 statements instead of 4. `false` offers neither. Default `true`.
+   */
+  fastPaths?: boolean;
 }
 
 /** {@link PostgresStateOptions} after validation, with defaults applied. */
@@ -83,6 +91,7 @@ export interface ResolvedPostgresStateOptions {
   readonly timeoutMs: number;
   readonly purgeIntervalMs: number;
   readonly logger: Logger;
+  readonly fastPaths: boolean;
 }
 
 /**
@@ -101,6 +110,7 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
     keyPrefix = "",
     timeoutMs = DEFAULT_TIMEOUT_MS,
     purgeIntervalMs = DEFAULT_PURGE_INTERVAL_MS,
+    fastPaths = true,
   } = given;
   const problems: string[] = [];
 
@@ -135,6 +145,9 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
       `purgeIntervalMs: must be 0 (off) or a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(purgeIntervalMs)}`,
     );
   }
+  if (typeof fastPaths !== "boolean") {
+    problems.push(`fastPaths: must be true or false, got ${describeValue(fastPaths)}`);
+  }
   if (given.logger !== undefined && !isLogger(given.logger)) {
     problems.push("logger: must have debug, info, warn and error methods");
   }
@@ -148,6 +161,7 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
     timeoutMs,
     purgeIntervalMs,
     logger: given.logger ?? new ConsoleLogger("warn", "baton:state-pg"),
+    fastPaths,
   };
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
+  type AcceptAndAcquireRequest,
+  type AcceptAndAcquireResult,
   type AppendToListOptions,
   type Claim,
   type EnqueueOptions,
@@ -8,15 +10,19 @@ import {
   type Lock,
   type LockInfo,
   type QueueEntry,
+  type ReleaseAndNextResult,
   type StateAdapter,
   StateError,
   ValidationError,
 } from "@baton/core";
+import { escapeIdentifier } from "pg";
 import { advisoryKey } from "./advisory-key.js";
 import type { Executor } from "./executor.js";
+import { offeredFastPaths } from "./fast-paths.js";
 import { type PostgresStateOptions, resolvePostgresStateOptions } from "./options.js";
 import { PostgresConnection } from "./postgres-connection.js";
 import type { PurgeResult } from "./purge.js";
+import { type EnqueueRow, enqueueOutcome, type QueueEntryRow } from "./queue-rows.js";
 import type { Statements } from "./sql.js";
 import {
   assertEnqueueOptions,
@@ -30,12 +36,6 @@ import {
 } from "./validate.js";
 
 interface ExpiryRow {
-  expires_at_ms: number;
-}
-
-interface QueueEntryRow {
-  value: JsonValue;
-  enqueued_at_ms: number;
   expires_at_ms: number;
 }
 
@@ -54,12 +54,22 @@ export class PostgresState implements StateAdapter {
   /** The namespace of this store inside the schema (`""` for none). */
   readonly keyPrefix: string;
   private readonly connection: PostgresConnection;
+  /** Present unless `fastPaths: false`; one statement. See `FastPathState` in @baton/core. */
+  readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
+  /** Present unless `fastPaths: false`; one statement. See `FastPathState` in @baton/core. */
+  readonly releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
 
   constructor(options: PostgresStateOptions) {
     const resolved = resolvePostgresStateOptions(options);
     this.schema = resolved.schema;
     this.keyPrefix = resolved.keyPrefix;
     this.connection = new PostgresConnection(resolved);
+    const { schema, keyPrefix } = this;
+    const ready = (step: string, ...keys: string[]) => this.ready(step, ...keys);
+    const quotedSchema = escapeIdentifier(schema);
+    const fused = offeredFastPaths({ schema, quotedSchema, keyPrefix, ready }, resolved.fastPaths);
+    if (fused.acceptAndAcquire) this.acceptAndAcquire = fused.acceptAndAcquire;
+    if (fused.releaseAndNext) this.releaseAndNext = fused.releaseAndNext;
   }
 
   /**
@@ -247,25 +257,9 @@ export class PostgresState implements StateAdapter {
     const row = await executor.transaction(
       step,
       advisoryKey(this.schema, this.keyPrefix, "queue", key),
-      async (run) => {
-        const result = await run<{ depth_before: number; inserted: number; evicted: QueueEntry[] }>(
-          sql.enqueue,
-          values,
-        );
-        return result.rows[0];
-      },
+      async (run) => (await run<EnqueueRow>(sql.enqueue, values)).rows[0],
     );
-    if (!row) {
-      throw new StateError("unavailable", "the enqueue statement returned no row", { step });
-    }
-    if (row.inserted === 0) {
-      // drop-newest on a full queue: the new entry is refused and handed back, a copy as always.
-      return { depth: row.depth_before, evicted: [structuredClone(entry)] };
-    }
-    // What this enqueue saw; a concurrent dequeue can only have made the queue shorter since,
-    // and may have taken a head this call meant to evict (hence the bound).
-    const depth = Math.min(options.maxSize, row.depth_before - row.evicted.length + 1);
-    return { depth, evicted: row.evicted };
+    return enqueueOutcome(step, row, entry, options);
   }
 
   /** One DELETE of the head with `FOR UPDATE SKIP LOCKED`: concurrent consumers never collide. */

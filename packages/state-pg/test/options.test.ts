@@ -47,6 +47,12 @@ describe("createPostgresState options", () => {
     }
   });
 
+  it("accepts fastPaths only as a boolean", () => {
+    expect(problemsOf({ url, fastPaths: "yes" })).toEqual([
+      'fastPaths: must be true or false, got "yes"',
+    ]);
+  });
+
   it("requires exactly one of url and pool", () => {
     expect(problemsOf({})).toEqual([
       "url or pool: one is required (a postgres:// URL, or a pg Pool)",
