@@ -2,6 +2,7 @@ import {
   Actions,
   Button,
   Card,
+  CardLink,
   CardText,
   Divider,
   Field,
@@ -376,5 +377,253 @@ describe("cardToFallbackText", () => {
 
   it("handles card with only title", () => {
     expect(cardToFallbackText(Card({ title: "Simple Card" }))).toBe("*Simple Card*");
+  });
+});
+
+function actionsOf(card: Parameters<typeof cardToBlockKit>[0]): Array<Record<string, unknown>> {
+  return cardToBlockKit(card)[0]?.elements as Array<Record<string, unknown>>;
+}
+
+describe("cardToBlockKit", () => {
+  it("converts link buttons with url property", () => {
+    const [link] = actionsOf(
+      Card({ children: [Actions([LinkButton({ url: "https://x.dev/a", label: "Open" })])] }),
+    );
+    expect(link).toEqual({
+      type: "button",
+      action_id: "link:https://x.dev/a",
+      text: { type: "plain_text", text: "Open", emoji: true },
+      url: "https://x.dev/a",
+    });
+  });
+
+  it("uses custom link button action ids", () => {
+    const [link] = actionsOf(
+      Card({
+        children: [Actions([LinkButton({ id: "docs", url: "https://x.dev/a", label: "Docs" })])],
+      }),
+    );
+    expect(link).toMatchObject({ action_id: "docs", url: "https://x.dev/a" });
+  });
+});
+
+describe("cardToBlockKit with select elements", () => {
+  const size = () =>
+    Select({
+      id: "size",
+      label: "Size",
+      placeholder: "Pick a size",
+      options: [SelectOption({ label: "S", value: "s" }), SelectOption({ label: "L", value: "l" })],
+      initialOption: "l",
+    });
+
+  it("converts actions with select element", () => {
+    const [select] = actionsOf(Card({ children: [Actions([size()])] }));
+    expect(select).toEqual({
+      type: "static_select",
+      action_id: "size",
+      placeholder: { type: "plain_text", text: "Pick a size", emoji: true },
+      options: [
+        { text: { type: "plain_text", text: "S", emoji: true }, value: "s" },
+        { text: { type: "plain_text", text: "L", emoji: true }, value: "l" },
+      ],
+      initial_option: { text: { type: "plain_text", text: "L", emoji: true }, value: "l" },
+    });
+  });
+
+  it("converts actions with mixed buttons and selects", () => {
+    const elements = actionsOf(
+      Card({ children: [Actions([Button({ id: "go", label: "Go" }), size()])] }),
+    );
+    expect(elements.map((element) => element.type)).toEqual(["button", "static_select"]);
+    expect(elements.map((element) => element.action_id)).toEqual(["go", "size"]);
+  });
+
+  it("converts select without placeholder or initial option", () => {
+    const [select] = actionsOf(
+      Card({
+        children: [
+          Actions([
+            Select({
+              id: "x",
+              label: "Choose",
+              options: [SelectOption({ label: "A", value: "a" })],
+            }),
+          ]),
+        ],
+      }),
+    );
+    expect(select?.placeholder).toEqual({ type: "plain_text", text: "Choose", emoji: true });
+    expect(select).not.toHaveProperty("initial_option");
+  });
+});
+
+describe("cardToBlockKit with radio select elements", () => {
+  it("converts actions with radio select element", () => {
+    const [radio] = actionsOf(
+      Card({
+        children: [
+          Actions([
+            RadioSelect({
+              id: "plan",
+              label: "Plan",
+              options: [SelectOption({ label: "Free", value: "free" })],
+              initialOption: "free",
+            }),
+          ]),
+        ],
+      }),
+    );
+    expect(radio).toEqual({
+      type: "radio_buttons",
+      action_id: "plan",
+      options: [{ text: { type: "mrkdwn", text: "Free" }, value: "free" }],
+      initial_option: { text: { type: "mrkdwn", text: "Free" }, value: "free" },
+    });
+  });
+
+  it("uses mrkdwn type for radio select labels", () => {
+    const [radio] = actionsOf(
+      Card({
+        children: [
+          Actions([
+            RadioSelect({
+              id: "p",
+              label: "P",
+              options: [SelectOption({ label: "*Pro*", value: "pro" })],
+            }),
+          ]),
+        ],
+      }),
+    );
+    const [option] = radio?.options as Array<{ text: Record<string, unknown> }>;
+    expect(option?.text).toEqual({ type: "mrkdwn", text: "*Pro*" });
+  });
+
+  it("limits radio select options to 10", () => {
+    const options = Array.from({ length: 12 }, (_, index) =>
+      SelectOption({ label: `Option ${index}`, value: `v${index}` }),
+    );
+    const [radio] = actionsOf(
+      Card({ children: [Actions([RadioSelect({ id: "many", label: "Many", options })])] }),
+    );
+    const rendered = radio?.options as Array<{ value: string }>;
+    expect(rendered).toHaveLength(10);
+    expect(rendered.at(-1)?.value).toBe("v9");
+  });
+});
+
+describe("cardToBlockKit with select option descriptions", () => {
+  const withDescription = [
+    SelectOption({ label: "Pro", value: "pro", description: "Unlimited seats" }),
+  ];
+
+  it("includes description in select options with plain_text type", () => {
+    const [select] = actionsOf(
+      Card({ children: [Actions([Select({ id: "s", label: "S", options: withDescription })])] }),
+    );
+    const [option] = select?.options as Array<Record<string, unknown>>;
+    expect(option?.description).toEqual({
+      type: "plain_text",
+      text: "Unlimited seats",
+      emoji: true,
+    });
+  });
+
+  it("includes description in radio select options with mrkdwn type", () => {
+    const [radio] = actionsOf(
+      Card({
+        children: [Actions([RadioSelect({ id: "r", label: "R", options: withDescription })])],
+      }),
+    );
+    const [option] = radio?.options as Array<Record<string, unknown>>;
+    expect(option?.description).toEqual({ type: "mrkdwn", text: "Unlimited seats" });
+  });
+
+  it("omits description when not provided", () => {
+    const [select, radio] = actionsOf(
+      Card({
+        children: [
+          Actions([
+            Select({ id: "s", label: "S", options: [SelectOption({ label: "A", value: "a" })] }),
+            RadioSelect({
+              id: "r",
+              label: "R",
+              options: [SelectOption({ label: "B", value: "b" })],
+            }),
+          ]),
+        ],
+      }),
+    );
+    for (const control of [select, radio]) {
+      const [option] = control?.options as Array<Record<string, unknown>>;
+      expect(option).not.toHaveProperty("description");
+    }
+  });
+});
+
+describe("markdown bold to Slack mrkdwn conversion", () => {
+  const sectionText = (card: Parameters<typeof cardToBlockKit>[0], index = 0) =>
+    (cardToBlockKit(card)[index]?.text as { text: string }).text;
+
+  it("converts **bold** to *bold* in CardText content", () => {
+    expect(sectionText(Card({ children: [CardText("a **b** c")] }))).toBe("a *b* c");
+  });
+
+  it("converts multiple **bold** segments in one CardText", () => {
+    expect(sectionText(Card({ children: [CardText("**one** and **two**")] }))).toBe(
+      "*one* and *two*",
+    );
+  });
+
+  it("converts **bold** across multiple lines", () => {
+    expect(sectionText(Card({ children: [CardText("**first**\n**second**")] }))).toBe(
+      "*first*\n*second*",
+    );
+  });
+
+  it("handles text with no markdown formatting", () => {
+    expect(sectionText(Card({ children: [CardText("just words")] }))).toBe("just words");
+  });
+
+  it("converts **bold** in muted style CardText", () => {
+    const [context] = cardToBlockKit(
+      Card({ children: [CardText("note **this**", { style: "muted" })] }),
+    );
+    expect(context).toEqual({
+      type: "context",
+      elements: [{ type: "mrkdwn", text: "note *this*" }],
+    });
+  });
+
+  it("converts **bold** in field values", () => {
+    const [fields] = cardToBlockKit(
+      Card({ children: [Fields([Field({ label: "Status", value: "**done**" })])] }),
+    );
+    expect(fields?.fields).toEqual([{ type: "mrkdwn", text: "*Status*\n*done*" }]);
+  });
+
+  it("handles **bold** at start and end of content", () => {
+    expect(sectionText(Card({ children: [CardText("**start** middle **end**")] }))).toBe(
+      "*start* middle *end*",
+    );
+  });
+});
+
+describe("cardToBlockKit with CardLink", () => {
+  it("converts CardLink to a mrkdwn section block with Slack link syntax", () => {
+    expect(
+      cardToBlockKit(Card({ children: [CardLink({ url: "https://x.dev", label: "Site" })] })),
+    ).toEqual([{ type: "section", text: { type: "mrkdwn", text: "<https://x.dev|Site>" } }]);
+  });
+
+  it("converts CardLink alongside other children", () => {
+    const blocks = cardToBlockKit(
+      Card({
+        children: [CardText("intro"), CardLink({ url: "https://x.dev", label: "Site" }), Divider()],
+      }),
+    );
+    expect(blocks.map((block) => block.type)).toEqual(["section", "section", "divider"]);
+    expect(blocks[1]?.text).toEqual({ type: "mrkdwn", text: "<https://x.dev|Site>" });
   });
 });
