@@ -133,3 +133,45 @@ describe("stream with empty threadTs", () => {
     expect(h.fake.callsOf("chat.startStream")).toEqual([]);
   });
 });
+
+describe("stream with empty threadTs", () => {
+  it("delegates channel streams without recipient context to fallback", async () => {
+    const h = await harness();
+    async function* answer() {
+      yield "channel ";
+      yield "answer";
+    }
+    await expect(h.adapter.stream("slack:C123:", answer())).resolves.toBeNull();
+    await h.chat.thread("slack:C123:").post(answer());
+    expect(h.fake.callsOf("chat.startStream")).toEqual([]);
+    expect(h.fake.store.messages.at(-1)?.text).toBe("channel answer");
+  });
+
+  it("passes token on stream stop", async () => {
+    const h = await harness();
+    async function* answer() {
+      yield "done";
+    }
+    await h.chat.thread(THREAD).post(answer());
+    const stops = h.fake.callsOf("chat.stopStream");
+    expect(stops).toHaveLength(1);
+    expect(stops[0]?.token).toBe(h.fake.botToken);
+  });
+
+  it("passes token on every stream append", async () => {
+    const h = await harness();
+    const clock = h.clock;
+    async function* answer() {
+      yield "one ";
+      await clock.advance(1_000);
+      yield "two ";
+      await clock.advance(1_000);
+      yield "three";
+    }
+    await h.chat.thread(THREAD).post(answer());
+    const appends = h.fake.callsOf("chat.appendStream");
+    expect(appends.length).toBeGreaterThanOrEqual(1);
+    for (const append of appends) expect(append.token).toBe(h.fake.botToken);
+    expect(h.fake.callsOf("chat.startStream")[0]?.token).toBe(h.fake.botToken);
+  });
+});

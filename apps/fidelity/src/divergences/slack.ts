@@ -276,10 +276,7 @@ export const SLACK_DIVERGENCES = [
     {
       kind: "deferred",
       titles: [
-        "delegates channel streams without recipient context to fallback",
         "allows DM streams without recipient context",
-        "passes token on stream stop",
-        "passes token on every stream append",
         "returns null before consuming the stream when nativeStreaming is false",
         "propagates mid-stream failures once native content has rendered",
         "falls back when buffered appends never hit the API and stop() fails",
