@@ -35,6 +35,7 @@ import type {
 } from "./events.js";
 import { TeamsFormatConverter } from "./format.js";
 import { TeamsGraph } from "./graph/client.js";
+import { graphPerTenant } from "./graph/tenants.js";
 import { cachedToken } from "./graph/token.js";
 import { userFromGraph } from "./graph/user.js";
 import { isBotAccount, messageFromActivity, threadIdOf } from "./message.js";
@@ -94,8 +95,8 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private host: ChatHost | undefined;
   private readonly sdk: TeamsHost;
   private readonly api: TeamsApi;
-  /** Graph with the app's own credentials; its token is reused until shortly before expiry. */
-  private readonly graph: TeamsGraph;
+  /** Graph with the app's own credentials, per tenant; tokens reused until shortly before expiry. */
+  private readonly graph: (tenantId: string | undefined) => TeamsGraph;
   private readonly conversationHandlers: TeamsEventHandler<TeamsConversationUpdateEvent>[] = [];
   private readonly installationHandlers: TeamsEventHandler<TeamsInstallationUpdateEvent>[] = [];
   private readonly dialogs: PendingDialogs;
@@ -131,13 +132,16 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       token: () => this.sdk.botToken(),
       logger: () => this.logger(),
     });
-    this.graph = new TeamsGraph({
-      ...(this.sdk.graphBaseUrl === undefined ? {} : { baseUrl: this.sdk.graphBaseUrl }),
-      token: cachedToken(
-        () => this.sdk.graphToken(options.appTenantId),
-        () => options.clock.now(),
-      ),
-    });
+    this.graph = graphPerTenant(
+      (tenantId) =>
+        new TeamsGraph({
+          ...(this.sdk.graphBaseUrl === undefined ? {} : { baseUrl: this.sdk.graphBaseUrl }),
+          token: cachedToken(
+            () => this.sdk.graphToken(tenantId),
+            () => options.clock.now(),
+          ),
+        }),
+    );
   }
 
   async initialize(chat: ChatHost): Promise<void> {
@@ -338,10 +342,11 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   async getUser(userId: string): Promise<UserInfo | null> {
     if (this.host === undefined) return null;
     const stored = await this.host.getState().get<JsonValue>(teamsUserKey(userId));
-    const aadObjectId = (stored as unknown as StoredUserReference | null)?.aadObjectId;
-    if (aadObjectId === undefined) return null;
+    const reference = stored as unknown as StoredUserReference | null;
+    if (reference?.aadObjectId === undefined) return null;
+    const graph = this.graph(reference.tenantId ?? this.options.appTenantId);
     try {
-      return userFromGraph(userId, await this.graph.getUser(aadObjectId));
+      return userFromGraph(userId, await graph.getUser(reference.aadObjectId));
     } catch (error) {
       this.logger().warn("teams: graph user lookup failed", { userId, error });
       return null;

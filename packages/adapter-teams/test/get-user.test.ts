@@ -81,4 +81,29 @@ describe("getUser", () => {
       await fake.close();
     }
   });
+
+  it("mints the Graph token for the user's tenant once and reuses it (Baton)", async () => {
+    let mint: ((scope: string | string[]) => Promise<string>) | undefined;
+    const asked: Array<[string, string | undefined]> = [];
+    const harness = await harnesses.open({
+      token: async (scope: string | string[], tenantId?: string) => {
+        asked.push([String(scope), tenantId]);
+        if (mint === undefined) throw new Error("no fake yet");
+        return mint(scope);
+      },
+    });
+    mint = harness.fake.tokenFactory();
+    harness.chat.onNewMessage(/.*/, async () => {});
+    await harness.deliver(
+      harness.message("hello", {
+        conversation: { id: PERSONAL_CHAT, conversationType: "personal", tenantId: "tenant-2" },
+      }),
+    );
+    harness.fake.graph.addUser({ id: USER.aadObjectId, displayName: "Ada" });
+    await harness.adapter.getUser(USER.id);
+    await harness.adapter.getUser(USER.id);
+    const graphMints = asked.filter(([scope]) => scope === harness.fake.graph.scope);
+    expect(graphMints).toEqual([[harness.fake.graph.scope, "tenant-2"]]);
+    expect(harness.fake.graph.calls).toHaveLength(2);
+  });
 });
