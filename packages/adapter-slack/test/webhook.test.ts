@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { parseSlackWebhookBody, SlackWebhookParseError } from "../src/index.js";
 import { createSlackWebhookRequest } from "../src/testing/index.js";
 import { createSlackHarness, type SlackHarness } from "./slack-harness.js";
 
@@ -745,5 +746,92 @@ describe("fetchChannelMessages", () => {
       ValidationError,
     );
     await expect(h.adapter.fetchChannelMessages("slack:")).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe("parseSlackWebhookBody", () => {
+  const JSON_TYPE = "application/json";
+  const FORM_TYPE = "application/x-www-form-urlencoded";
+  const interaction = (payload: Record<string, unknown>) =>
+    parseSlackWebhookBody(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      FORM_TYPE,
+    );
+
+  it("parses url verification payloads", () => {
+    expect(
+      parseSlackWebhookBody(
+        JSON.stringify({ type: "url_verification", challenge: "abc" }),
+        JSON_TYPE,
+      ),
+    ).toEqual({ kind: "url_verification", challenge: "abc" });
+  });
+
+  it("parses direct message events", () => {
+    const parsed = parseSlackWebhookBody(
+      JSON.stringify({
+        type: "event_callback",
+        team_id: "T1",
+        event_id: "Ev1",
+        event: {
+          type: "message",
+          channel: "D123",
+          channel_type: "im",
+          user: "U1",
+          text: "hi",
+          ts: "1.2",
+        },
+      }),
+      JSON_TYPE,
+    );
+    expect(parsed).toMatchObject({
+      kind: "event",
+      teamId: "T1",
+      eventId: "Ev1",
+      event: { type: "message", channel: "D123", user: "U1", text: "hi", ts: "1.2" },
+    });
+  });
+
+  it("parses slash command form posts", () => {
+    const body = new URLSearchParams({
+      command: "/deploy",
+      text: "prod",
+      user_id: "U1",
+    }).toString();
+    expect(parseSlackWebhookBody(body, FORM_TYPE)).toEqual({
+      kind: "command",
+      params: { command: "/deploy", text: "prod", user_id: "U1" },
+    });
+  });
+
+  it("parses block action payloads", () => {
+    const payload = { type: "block_actions", actions: [{ action_id: "go", value: "1" }] };
+    expect(interaction(payload)).toEqual({ kind: "interaction", type: "block_actions", payload });
+  });
+
+  it("parses block suggestion payloads", () => {
+    const payload = { type: "block_suggestion", action_id: "pick", value: "ab" };
+    expect(interaction(payload)).toMatchObject({ kind: "interaction", type: "block_suggestion" });
+  });
+
+  it("parses view submissions", () => {
+    const payload = { type: "view_submission", view: { id: "V1", callback_id: "form" } };
+    expect(interaction(payload)).toEqual({ kind: "interaction", type: "view_submission", payload });
+  });
+
+  it("parses view closed payloads", () => {
+    const payload = { type: "view_closed", view: { id: "V1" }, is_cleared: false };
+    expect(interaction(payload)).toMatchObject({ kind: "interaction", type: "view_closed" });
+  });
+
+  it("returns unsupported for valid but unsupported payloads", () => {
+    expect(parseSlackWebhookBody(JSON.stringify({ type: "app_rate_limited" }), JSON_TYPE)).toEqual({
+      kind: "other",
+      type: "app_rate_limited",
+    });
+  });
+
+  it("throws a parse error for invalid json", () => {
+    expect(() => parseSlackWebhookBody("{not json", JSON_TYPE)).toThrow(SlackWebhookParseError);
   });
 });
