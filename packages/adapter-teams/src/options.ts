@@ -1,4 +1,13 @@
-import { type Clock, ConfigError, isLogger, type Logger, systemClock } from "@baton/core";
+import {
+  type Clock,
+  ConfigError,
+  checkHttpUrl,
+  checkInteger,
+  configOrEnv,
+  isLogger,
+  type Logger,
+  systemClock,
+} from "@baton/core";
 import type { CloudEnvironment } from "@microsoft/teams.api";
 
 /** Certificate credentials (upstream's shape). The Teams SDK 2.0 cannot use them yet. */
@@ -89,29 +98,6 @@ export interface ResolvedTeamsOptions {
 
 const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-function pick(value: string | undefined, fallback: string | undefined): string | undefined {
-  const chosen = value ?? fallback;
-  return chosen === undefined || chosen.trim() === "" ? undefined : chosen.trim();
-}
-
-function checkUrl(problems: string[], field: string, value: string | undefined): void {
-  if (value === undefined) return;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      problems.push(`${field} must be an http(s) URL, got ${JSON.stringify(value)}`);
-    }
-  } catch {
-    problems.push(`${field} must be an absolute URL, got ${JSON.stringify(value)}`);
-  }
-}
-
-function checkCount(problems: string[], field: string, value: number, min: number): void {
-  if (!Number.isInteger(value) || value < min) {
-    problems.push(`${field} must be an integer ≥ ${min}, got ${String(value)}`);
-  }
-}
-
 /**
  * Applies defaults and `TEAMS_*` fallbacks and checks every value; throws one `ConfigError`
  * naming every bad field. `appId` is required: without it no inbound token can be checked
@@ -122,7 +108,7 @@ export function resolveTeamsOptions(
   env: Record<string, string | undefined> = process.env,
 ): ResolvedTeamsOptions {
   const problems: string[] = [];
-  const appId = pick(config.appId, env.TEAMS_APP_ID);
+  const appId = configOrEnv(config.appId, env.TEAMS_APP_ID);
   if (appId === undefined) problems.push("appId is required (or set TEAMS_APP_ID)");
   if (config.certificate !== undefined) {
     problems.push(
@@ -143,19 +129,23 @@ export function resolveTeamsOptions(
   }
   // A token factory or a managed identity replaces the secret, as upstream (and the SDK) do.
   const secretless = config.token !== undefined || config.federated !== undefined;
-  const appPassword = secretless ? undefined : pick(config.appPassword, env.TEAMS_APP_PASSWORD);
+  const appPassword = secretless
+    ? undefined
+    : configOrEnv(config.appPassword, env.TEAMS_APP_PASSWORD);
   const appTenantId =
-    appType === "MultiTenant" ? undefined : pick(config.appTenantId, env.TEAMS_APP_TENANT_ID);
-  const apiUrl = pick(config.apiUrl, env.TEAMS_API_URL)?.replace(/\/+$/, "");
-  checkUrl(problems, "apiUrl", apiUrl);
+    appType === "MultiTenant"
+      ? undefined
+      : configOrEnv(config.appTenantId, env.TEAMS_APP_TENANT_ID);
+  const apiUrl = configOrEnv(config.apiUrl, env.TEAMS_API_URL)?.replace(/\/+$/, "");
+  checkHttpUrl(problems, "apiUrl", apiUrl);
   const maxRetries = config.maxRetries ?? 3;
   const retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
   const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const dialogOpenTimeoutMs = config.dialogOpenTimeoutMs ?? 5_000;
-  checkCount(problems, "dialogOpenTimeoutMs", dialogOpenTimeoutMs, 1);
-  checkCount(problems, "maxRetries", maxRetries, 0);
-  checkCount(problems, "retryBaseDelayMs", retryBaseDelayMs, 1);
-  checkCount(problems, "maxBodyBytes", maxBodyBytes, 1);
+  checkInteger(problems, "dialogOpenTimeoutMs", dialogOpenTimeoutMs, 1);
+  checkInteger(problems, "maxRetries", maxRetries, 0);
+  checkInteger(problems, "retryBaseDelayMs", retryBaseDelayMs, 1);
+  checkInteger(problems, "maxBodyBytes", maxBodyBytes, 1);
   if (config.logger !== undefined && !isLogger(config.logger)) {
     problems.push("logger must have debug, info, warn and error methods");
   }
