@@ -84,7 +84,7 @@ function twilioMappings(): FileMapping[] {
 function slackMappings(): FileMapping[] {
   const webhook = ["webhook.test.ts", "security.test.ts", "interactions.test.ts"];
   const pairs: Array<[string, string[]]> = [
-    ["agent-context.test.ts", []],
+    ["agent-context.test.ts", ["agent-context.test.ts"]],
     ["api/boundary.test.ts", []],
     ["api/index.test.ts", ["outbound.test.ts"]],
     ["blocks/boundary.test.ts", []],

@@ -10,6 +10,13 @@ export function createSlackAdapter(config: SlackAdapterConfig = {}): SlackAdapte
   return new SlackAdapter(resolveSlackOptions(config));
 }
 
+export {
+  getAppContext,
+  normalizeAppContextEntities,
+  type SlackAppContext,
+  type SlackAppContextEntity,
+  type SlackAppContextWireEntity,
+} from "./agent-context.js";
 export { SlackApi, type SlackResponse, slackApiUrlOf } from "./api.js";
 export {
   cardToBlockKit,

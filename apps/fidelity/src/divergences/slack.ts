@@ -52,10 +52,6 @@ const DEDUPE_FIRST =
 
 /** `packages/adapter-slack/src/*`: upstream's Slack adapter (issue 12). */
 export const SLACK_DIVERGENCES = [
-  ...divergencesOf("packages/adapter-slack/src/agent-context.test.ts", [
-    { kind: "deferred", describe: ["normalizeAppContextEntities"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["getAppContext"], reason: ASSISTANT },
-  ]),
   ...divergencesOf("packages/adapter-slack/src/api/boundary.test.ts", [
     { kind: "deferred", describe: ["api import boundary"], reason: BOUNDARY },
   ]),
