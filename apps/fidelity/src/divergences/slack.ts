@@ -38,7 +38,7 @@ const PREVIOUS_MESSAGE =
 const HIDDEN_EDITS =
   "not ported yet: hidden message_changed events (Slack's unfurl and thread-metadata updates) are ignored when the text did not change (pinned in webhook.test.ts), but these exact upstream cases were not read and ported";
 const PRIMITIVES =
-  "not built: upstream's primitives modules (text-object builders with length checks, mention/link/date formatters, API body helpers) are not part of @baton/adapter-slack's API; escaping is pinned in format.test.ts";
+  "not built: upstream's api and blocks primitives modules (a fetch-based Web API client and API body helpers, standalone Block Kit builders) are not part of @baton/adapter-slack's API, which calls Slack through WebClient and renders cards with cardToBlockKit; the format primitives are ported in format.test.ts";
 const BOUNDARY =
   "not built: @baton/adapter-slack has no format/api/blocks/webhook subpath entry points to keep import boundaries for (only . and ./testing)";
 const WEBHOOK_UNITS =
