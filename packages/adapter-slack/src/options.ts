@@ -1,4 +1,13 @@
-import { type Clock, ConfigError, isLogger, type Logger, systemClock } from "@baton/core";
+import {
+  type Clock,
+  ConfigError,
+  checkHttpUrl,
+  checkInteger,
+  configOrEnv,
+  isLogger,
+  type Logger,
+  systemClock,
+} from "@baton/core";
 import { decodeKey } from "./crypto.js";
 import {
   DEFAULT_INSTALLATION_KEY_PREFIX,
@@ -108,11 +117,6 @@ export interface ResolvedSlackOptions {
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-function pick(value: string | undefined, fallback: string | undefined): string | undefined {
-  const chosen = value ?? fallback;
-  return chosen === undefined || chosen.trim() === "" ? undefined : chosen.trim();
-}
-
 function checkPrefix(problems: string[], field: string, value: string | undefined, prefix: string) {
   if (value !== undefined && !value.startsWith(prefix)) {
     problems.push(`${field} must start with "${prefix}"`);
@@ -126,18 +130,6 @@ function decodedKey(problems: string[], key: string | undefined): Buffer | undef
   } catch {
     problems.push("encryptionKey must be 32 bytes: base64 or 64 hex digits");
     return undefined;
-  }
-}
-
-function checkUrl(problems: string[], value: string | undefined): void {
-  if (value === undefined) return;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "https:" && url.protocol !== "http:") {
-      problems.push(`apiUrl must be an http(s) URL, got ${JSON.stringify(value)}`);
-    }
-  } catch {
-    problems.push(`apiUrl must be an absolute URL, got ${JSON.stringify(value)}`);
   }
 }
 
@@ -156,8 +148,8 @@ export function resolveSlackOptions(
   if (mode !== "webhook" && mode !== "socket") {
     problems.push(`mode must be "webhook" or "socket", got ${JSON.stringify(mode)}`);
   }
-  const signingSecret = pick(config.signingSecret, env.SLACK_SIGNING_SECRET);
-  const appToken = pick(config.appToken, env.SLACK_APP_TOKEN);
+  const signingSecret = configOrEnv(config.signingSecret, env.SLACK_SIGNING_SECRET);
+  const appToken = configOrEnv(config.appToken, env.SLACK_APP_TOKEN);
   if (mode === "webhook" && signingSecret === undefined) {
     problems.push("signingSecret is required (or set SLACK_SIGNING_SECRET)");
   }
@@ -165,14 +157,14 @@ export function resolveSlackOptions(
     problems.push('appToken is required when mode is "socket" (or set SLACK_APP_TOKEN)');
   }
   checkPrefix(problems, "appToken", appToken, "xapp-");
-  const botToken = pick(config.botToken, env.SLACK_BOT_TOKEN);
+  const botToken = configOrEnv(config.botToken, env.SLACK_BOT_TOKEN);
   checkPrefix(problems, "botToken", botToken, "xox");
-  const botUserId = pick(config.botUserId, undefined);
+  const botUserId = configOrEnv(config.botUserId, undefined);
   if (botUserId !== undefined && !/^[UWB][A-Z0-9_]+$/.test(botUserId)) {
     problems.push(`botUserId must be a Slack user id (U…), got ${JSON.stringify(botUserId)}`);
   }
-  const apiUrl = pick(config.apiUrl, env.SLACK_API_URL);
-  checkUrl(problems, apiUrl);
+  const apiUrl = configOrEnv(config.apiUrl, env.SLACK_API_URL);
+  checkHttpUrl(problems, "apiUrl", apiUrl);
   if (mode === "socket" && (config.clientId !== undefined || config.clientSecret !== undefined)) {
     // One socket connection serves one app install; multi-workspace installs need the webhook.
     problems.push(
@@ -206,13 +198,9 @@ export function resolveSlackOptions(
     problems.push("interactionDeadlineMs must be an integer from 1 to 3000 (Slack waits 3 s)");
   }
   const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    problems.push("maxBodyBytes must be a positive integer");
-  }
+  checkInteger(problems, "maxBodyBytes", maxBodyBytes, 1);
   const retries = config.retryConfig?.retries;
-  if (retries !== undefined && (!Number.isInteger(retries) || retries < 0)) {
-    problems.push("retryConfig.retries must be an integer ≥ 0");
-  }
+  if (retries !== undefined) checkInteger(problems, "retryConfig.retries", retries, 0);
   if (problems.length > 0) throw new ConfigError(problems.map((p) => `slack adapter: ${p}`));
   return {
     botToken,
