@@ -14,6 +14,7 @@ export interface EncryptedTokenData {
 const ALGORITHM = "aes-256-gcm";
 const IV_BYTES = 12;
 const KEY_BYTES = 32;
+const TAG_BYTES = 16;
 
 /**
  * The 32-byte key of `encryptionKey`: 64 hex digits or base64, surrounding whitespace ignored.
@@ -34,10 +35,15 @@ export function decodeKey(rawKey: string): Buffer {
   return bytes;
 }
 
-/** Encrypts `plaintext` under `key` with a random nonce: the same token never encrypts alike. */
-export function encryptToken(plaintext: string, key: Buffer): EncryptedTokenData {
+/**
+ * Encrypts `plaintext` under `key` with a random nonce: the same token never encrypts alike.
+ * `aad` (additional authenticated data, e.g. the installation's State key) binds the ciphertext
+ * to its owner: {@link decryptToken} fails unless it is given the same `aad`.
+ */
+export function encryptToken(plaintext: string, key: Buffer, aad?: string): EncryptedTokenData {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv(ALGORITHM, key, iv);
+  const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+  if (aad !== undefined) cipher.setAAD(Buffer.from(aad, "utf8"));
   const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return {
     data: data.toString("base64"),
@@ -47,12 +53,28 @@ export function encryptToken(plaintext: string, key: Buffer): EncryptedTokenData
 }
 
 /**
- * Decrypts what {@link encryptToken} made. Throws when the key is wrong or any field was
- * altered (GCM's tag check), never returns a garbled token.
+ * Decrypts what {@link encryptToken} made. Throws when the key or `aad` is wrong, the nonce is
+ * not 12 bytes, the tag not 16 bytes, or any field was altered (GCM's tag check); never returns
+ * a garbled token.
  */
-export function decryptToken(encrypted: EncryptedTokenData, key: Buffer): string {
-  const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(encrypted.iv, "base64"));
-  decipher.setAuthTag(Buffer.from(encrypted.tag, "base64"));
+export function decryptToken(encrypted: EncryptedTokenData, key: Buffer, aad?: string): string {
+  const iv = Buffer.from(encrypted.iv, "base64");
+  const tag = Buffer.from(encrypted.tag, "base64");
+  // Node accepts a truncated GCM tag (down to 4 bytes) unless the length is pinned: a short
+  // tag would make forging a ciphertext cheap.
+  if (iv.byteLength !== IV_BYTES) {
+    throw new Error(
+      `slack adapter: encrypted token nonce must be ${IV_BYTES} bytes, got ${iv.byteLength}`,
+    );
+  }
+  if (tag.byteLength !== TAG_BYTES) {
+    throw new Error(
+      `slack adapter: encrypted token tag must be ${TAG_BYTES} bytes, got ${tag.byteLength}`,
+    );
+  }
+  const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+  if (aad !== undefined) decipher.setAAD(Buffer.from(aad, "utf8"));
+  decipher.setAuthTag(tag);
   const plain = Buffer.concat([
     decipher.update(Buffer.from(encrypted.data, "base64")),
     decipher.final(),

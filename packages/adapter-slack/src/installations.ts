@@ -74,7 +74,9 @@ export class SlackInstallations {
     const key = this.options.key;
     const stored: Stored = {
       botToken:
-        key === undefined ? installation.botToken : { ...encryptToken(installation.botToken, key) },
+        key === undefined
+          ? installation.botToken
+          : { ...encryptToken(installation.botToken, key, this.keyOf(installationId)) },
     };
     if (installation.botUserId !== undefined) stored.botUserId = installation.botUserId;
     if (installation.enterpriseId !== undefined) stored.enterpriseId = installation.enterpriseId;
@@ -139,8 +141,15 @@ export class SlackInstallations {
           `slack adapter: the installation ${installationId} is encrypted but no encryptionKey is set`,
         ]);
       }
-      botToken = decryptToken(raw, key);
+      botToken = decryptToken(raw, key, this.keyOf(installationId));
     } else if (typeof raw === "string") {
+      // A plaintext token under a configured key is a downgrade (someone wrote the State
+      // directly, or an attacker swapped the record): refuse rather than trust it.
+      if (this.options.key !== undefined) {
+        throw new ConfigError([
+          `slack adapter: the installation ${installationId} holds a plaintext bot token but an encryptionKey is set; re-save it with setInstallation`,
+        ]);
+      }
       botToken = raw;
     } else {
       throw new ConfigError([`slack adapter: the installation ${installationId} has no bot token`]);

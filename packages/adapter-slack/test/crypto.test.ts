@@ -81,3 +81,24 @@ describe("isEncryptedTokenData", () => {
     expect(isEncryptedTokenData({ data: 1, iv: "b", tag: "c" })).toBe(false);
   });
 });
+
+describe("encrypted token integrity (Baton)", () => {
+  it("refuses a truncated 4-byte tag that GCM would otherwise accept", () => {
+    const encrypted = encryptToken(token, key);
+    const short = Buffer.from(encrypted.tag, "base64").subarray(0, 4).toString("base64");
+    expect(() => decryptToken({ ...encrypted, tag: short }, key)).toThrow(/tag must be 16 bytes/);
+  });
+
+  it("refuses a nonce that is not 12 bytes", () => {
+    const encrypted = encryptToken(token, key);
+    const longIv = randomBytes(16).toString("base64");
+    expect(() => decryptToken({ ...encrypted, iv: longIv }, key)).toThrow(/nonce must be 12 bytes/);
+  });
+
+  it("a ciphertext bound to one aad does not decrypt under another", () => {
+    const encrypted = encryptToken(token, key, "slack:installation:T1");
+    expect(decryptToken(encrypted, key, "slack:installation:T1")).toBe(token);
+    expect(() => decryptToken(encrypted, key, "slack:installation:T2")).toThrow();
+    expect(() => decryptToken(encrypted, key)).toThrow();
+  });
+});
