@@ -24,13 +24,17 @@ const TAG_BYTES = 16;
 export function decodeKey(rawKey: string): Buffer {
   const key = rawKey.trim();
   if (key === "") throw new ConfigError(["slack adapter: encryptionKey must not be empty"]);
-  const bytes = /^[0-9a-fA-F]{64}$/.test(key)
-    ? Buffer.from(key, "hex")
-    : Buffer.from(key, "base64");
-  if (bytes.byteLength !== KEY_BYTES) {
+  // Node's base64 decoder skips junk and accepts base64url, so the shape is checked first:
+  // a key with a stray character must fail here, not decode to some other 32 bytes.
+  if (/^[0-9a-fA-F]{64}$/.test(key)) return Buffer.from(key, "hex");
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(key)) {
     throw new ConfigError([
-      `slack adapter: encryptionKey must be ${KEY_BYTES} bytes (base64 or 64 hex digits), got ${bytes.byteLength}`,
+      `slack adapter: encryptionKey must be ${KEY_BYTES} bytes, as 44 characters of standard base64 or 64 hex digits`,
     ]);
+  }
+  const bytes = Buffer.from(key, "base64");
+  if (bytes.byteLength !== KEY_BYTES) {
+    throw new ConfigError([`slack adapter: encryptionKey must be ${KEY_BYTES} bytes`]);
   }
   return bytes;
 }

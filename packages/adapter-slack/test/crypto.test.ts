@@ -102,3 +102,12 @@ describe("encrypted token integrity (Baton)", () => {
     expect(() => decryptToken(encrypted, key)).toThrow();
   });
 });
+
+describe("decodeKey strictness (Baton)", () => {
+  it("refuses junk after the padding and base64url keys", () => {
+    const raw = randomBytes(32);
+    expect(() => decodeKey(`${raw.toString("base64")}!!junk`)).toThrow(ConfigError);
+    const url = Buffer.from(new Uint8Array(32).fill(0xfb)).toString("base64url");
+    expect(() => decodeKey(url)).toThrow(/standard base64/);
+  });
+});
