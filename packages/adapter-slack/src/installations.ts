@@ -57,6 +57,11 @@ type Stored = Record<string, JsonValue>;
  */
 export class SlackInstallations {
   private readonly cache = new Map<string, { value: SlackInstallation; expiresAtMs: number }>();
+  /**
+   * Bumped by every set/delete of an id: a read that saw the version change while it awaited
+   * the State may have read the old record, so it is returned but not cached.
+   */
+  private readonly versions = new Map<string, number>();
 
   constructor(private readonly options: SlackInstallationsOptions) {}
 
@@ -71,6 +76,7 @@ export class SlackInstallations {
     if (typeof installation?.botToken !== "string" || installation.botToken === "") {
       throw new ConfigError(["slack adapter: an installation needs a botToken"]);
     }
+    const version = this.bump(installationId);
     const key = this.options.key;
     const stored: Stored = {
       botToken:
@@ -85,25 +91,27 @@ export class SlackInstallations {
     }
     if (installation.teamName !== undefined) stored.teamName = installation.teamName;
     await this.state("setInstallation").set(this.keyOf(installationId), stored);
-    this.remember(installationId, { ...installation });
+    this.remember(installationId, { ...installation }, version);
   }
 
   /** The stored installation, its token decrypted; null when there is none. */
   async get(installationId: string): Promise<SlackInstallation | null> {
     checkId(installationId);
+    const version = this.versionOf(installationId);
     const stored = await this.state("getInstallation").get<Stored>(this.keyOf(installationId));
     if (stored === null) {
-      this.cache.delete(installationId);
+      if (this.versionOf(installationId) === version) this.cache.delete(installationId);
       return null;
     }
     const installation = this.decode(installationId, stored);
-    this.remember(installationId, installation);
-    return installation;
+    this.remember(installationId, installation, version);
+    return { ...installation };
   }
 
   /** Removes an installation (an uninstall); removing an unknown one does nothing. */
   async delete(installationId: string): Promise<void> {
     checkId(installationId);
+    this.bump(installationId);
     this.cache.delete(installationId);
     await this.state("deleteInstallation").delete(this.keyOf(installationId));
   }
@@ -120,11 +128,25 @@ export class SlackInstallations {
     if (provider !== undefined)
       return provider.getInstallation(installationId, isEnterpriseInstall);
     const cached = this.cache.get(installationId);
-    if (cached !== undefined && cached.expiresAtMs > this.options.clock.now()) return cached.value;
+    if (cached !== undefined && cached.expiresAtMs > this.options.clock.now()) {
+      return { ...cached.value };
+    }
     return this.get(installationId);
   }
 
-  private remember(installationId: string, value: SlackInstallation): void {
+  private versionOf(installationId: string): number {
+    return this.versions.get(installationId) ?? 0;
+  }
+
+  private bump(installationId: string): number {
+    const next = this.versionOf(installationId) + 1;
+    this.versions.set(installationId, next);
+    return next;
+  }
+
+  /** Caches `value` unless a set/delete of the id happened since `version` was taken. */
+  private remember(installationId: string, value: SlackInstallation, version: number): void {
+    if (this.versionOf(installationId) !== version) return;
     this.cache.set(installationId, {
       value,
       expiresAtMs: this.options.clock.now() + INSTALLATION_CACHE_TTL_MS,

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { ConfigError, type JsonValue } from "@baton/core";
+import { ConfigError, type JsonValue, type StateAdapter } from "@baton/core";
+import { createMemoryState } from "@baton/state-memory";
+import { createFakeClock } from "@baton/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SlackAdapterConfig } from "../src/index.js";
+import { type SlackAdapterConfig, SlackInstallations } from "../src/index.js";
 import type { FakeSlackWorkspace } from "../src/testing/index.js";
 import { createSlackHarness, type SlackHarness } from "./slack-harness.js";
 
@@ -47,5 +49,70 @@ describe("encrypted installations (Baton)", () => {
     const read = h.adapter.getInstallation(A.teamId);
     await expect(read).rejects.toThrow(ConfigError);
     await expect(h.adapter.getInstallation(A.teamId)).rejects.toThrow(/plaintext bot token/);
+  });
+});
+
+describe("installation cache races (Baton)", () => {
+  /** A memory State whose next get() waits for `release()` after reading, like a slow network. */
+  async function gatedState() {
+    const clock = createFakeClock();
+    const state = createMemoryState({ clock });
+    await state.connect();
+    let gate: Promise<void> | undefined;
+    let release = () => {};
+    const wrapped = new Proxy(state, {
+      get(target, prop, receiver) {
+        if (prop === "get") {
+          return async (key: string) => {
+            const value = await target.get(key);
+            if (gate !== undefined) await gate;
+            return value;
+          };
+        }
+        const member = Reflect.get(target, prop, receiver);
+        return typeof member === "function" ? member.bind(target) : member;
+      },
+    });
+    const hold = () => {
+      gate = new Promise<void>((resolve) => {
+        release = () => {
+          gate = undefined;
+          resolve();
+        };
+      });
+    };
+    return { state: wrapped as StateAdapter, clock, hold, release: () => release() };
+  }
+
+  function storeOver(g: { state: StateAdapter; clock: ReturnType<typeof createFakeClock> }) {
+    return new SlackInstallations({
+      state: () => g.state,
+      keyPrefix: "slack:installation",
+      key: undefined,
+      provider: undefined,
+      clock: g.clock,
+    });
+  }
+
+  it("a read racing a delete is not cached: the next resolve sees the uninstall", async () => {
+    const g = await gatedState();
+    await g.state.set(`slack:installation:${A.teamId}`, { botToken: A.botToken });
+    const fresh = storeOver(g);
+    g.hold();
+    const racing = fresh.resolve(A.teamId, false);
+    await new Promise((resolve) => setImmediate(resolve));
+    await fresh.delete(A.teamId);
+    g.release();
+    expect((await racing)?.botToken).toBe(A.botToken);
+    expect(await fresh.resolve(A.teamId, false)).toBeNull();
+  });
+
+  it("hands out copies: mutating a resolved installation does not change the cached one", async () => {
+    const installs = storeOver(await gatedState());
+    await installs.set(A.teamId, { botToken: A.botToken });
+    const first = await installs.resolve(A.teamId, false);
+    if (first === null) throw new Error("expected an installation");
+    first.botToken = "xoxb-mutated";
+    expect((await installs.resolve(A.teamId, false))?.botToken).toBe(A.botToken);
   });
 });
