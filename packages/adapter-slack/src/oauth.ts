@@ -6,9 +6,17 @@ import type { SlackInstallation, SlackInstallations } from "./installations.js";
 export interface SlackOAuthCallbackOptions {
   /**
    * The redirect URI sent with the code exchange; it must equal the one the install link used.
-   * Default: the callback's own `redirect_uri` query parameter, when present.
+   * Default: the callback request's own `redirect_uri` query parameter when present, else
+   * none (Slack then uses the app's single configured redirect URL).
    */
   redirectUri?: string;
+  /**
+   * Checks the OAuth `state` parameter (CSRF protection): given the callback's `state` (null
+   * when absent) and the request, answer true to proceed. On false the callback throws a
+   * `ValidationError` before the code is exchanged, and nothing is saved. Without it no state
+   * check happens: an app that starts installs from its own link should always pass one.
+   */
+  verifyState?: (state: string | null, request: Request) => boolean | Promise<boolean>;
 }
 
 /** What an OAuth install saved. */
@@ -44,7 +52,8 @@ function nameOf(value: unknown): string | undefined {
  * Slack's OAuth v2 install callback: reads `code` from the request's query, exchanges it with
  * `oauth.v2.access` (client id and secret), and saves the installation under its team id — or
  * under its enterprise id for an org-wide Enterprise Grid install, where Slack sends `team: null`.
- * Throws (nothing saved) without client credentials, without a code, or when Slack refuses.
+ * Throws (nothing saved) without client credentials, without a code, when `verifyState`
+ * refuses the state, when Slack refuses, or when the app uses token rotation (unsupported).
  */
 export async function handleSlackOAuthCallback(
   deps: SlackOAuthDeps,
@@ -66,6 +75,14 @@ export async function handleSlackOAuthCallback(
         : `slack OAuth callback: the install was not authorized (${denied})`,
     );
   }
+  if (options.verifyState !== undefined) {
+    const valid = await options.verifyState(query.get("state"), request);
+    if (valid !== true) {
+      throw new ValidationError(
+        "slack OAuth callback: the state parameter failed verifyState (possible CSRF); nothing was exchanged",
+      );
+    }
+  }
   const redirectUri = options.redirectUri ?? query.get("redirect_uri") ?? undefined;
   const answer = await deps.api.callUnauthenticated("oauth.v2.access", {
     client_id: deps.clientId,
@@ -76,6 +93,13 @@ export async function handleSlackOAuthCallback(
   const botToken = answer.access_token;
   if (typeof botToken !== "string" || botToken === "") {
     throw new ValidationError("slack OAuth callback: oauth.v2.access returned no bot token");
+  }
+  // A rotating token dies after expires_in (12 hours); storing it would break the workspace
+  // silently the next day, so refuse until refreshing is implemented.
+  if (answer.refresh_token !== undefined || answer.expires_in !== undefined) {
+    throw new ConfigError([
+      "slack adapter: token rotation is not supported: oauth.v2.access answered refresh_token/expires_in; turn token rotation off in the Slack app settings",
+    ]);
   }
   const isEnterpriseInstall = answer.is_enterprise_install === true;
   const enterpriseId = idOf(answer.enterprise);

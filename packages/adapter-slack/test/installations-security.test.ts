@@ -116,3 +116,37 @@ describe("installation cache races (Baton)", () => {
     expect((await installs.resolve(A.teamId, false))?.botToken).toBe(A.botToken);
   });
 });
+
+describe("OAuth callback hardening (Baton)", () => {
+  const callback = (query: string) =>
+    new Request(`https://bot.example/slack/oauth/callback?${query}`);
+
+  it("verifyState refusing the state stops the exchange and saves nothing", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-a", A);
+    const seen: Array<string | null> = [];
+    const verifyState = (state: string | null) => {
+      seen.push(state);
+      return state === "expected";
+    };
+    await expect(
+      h.adapter.handleOAuthCallback(callback("code=code-a&state=forged"), { verifyState }),
+    ).rejects.toThrow(/verifyState/);
+    expect(h.fake.callsOf("oauth.v2.access")).toEqual([]);
+    expect(await h.adapter.getInstallation(A.teamId)).toBeNull();
+    const result = await h.adapter.handleOAuthCallback(callback("code=code-a&state=expected"), {
+      verifyState: async (state) => verifyState(state),
+    });
+    expect(result.teamId).toBe(A.teamId);
+    expect(seen).toEqual(["forged", "expected"]);
+  });
+
+  it("refuses a rotating token instead of storing one that expires", async () => {
+    const h = await multi();
+    h.fake.grantInstall("code-r", { ...A, tokenRotation: true });
+    await expect(h.adapter.handleOAuthCallback(callback("code=code-r"))).rejects.toThrow(
+      /token rotation is not supported/,
+    );
+    expect(await h.adapter.getInstallation(A.teamId)).toBeNull();
+  });
+});

@@ -12,6 +12,8 @@ export interface FakeSlackWorkspace {
   readonly enterpriseId?: string;
   /** An org-wide install: `oauth.v2.access` answers `team: null`. */
   readonly isEnterpriseInstall?: boolean;
+  /** The app has token rotation on: `oauth.v2.access` also answers `refresh_token`/`expires_in`. */
+  readonly tokenRotation?: boolean;
 }
 
 /**
@@ -72,6 +74,9 @@ export class FakeSlackWorkspaces {
           ? null
           : { id: workspace.enterpriseId, name: `Org ${workspace.enterpriseId}` },
       is_enterprise_install: orgWide,
+      ...(workspace.tokenRotation === true
+        ? { refresh_token: `xoxe-1-refresh-${workspace.teamId}`, expires_in: 43_200 }
+        : {}),
     };
   }
 }
