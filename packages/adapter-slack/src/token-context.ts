@@ -9,9 +9,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface SlackTokenContext {
   /** The bot token every Web API call inside uses. */
   readonly token: string;
-  /** The installation key (`team_id`, or `enterprise_id` for an org-wide install). */
+  /** The installation key (`team_id`, or `enterprise_id` for an org-wide install); informational. */
   readonly installationId?: string;
-  /** The workspace the event happened in, for message ids and the tenant of the turn. */
+  /**
+   * The workspace the event happened in. Recorded for diagnostics only: outbound and streamed
+   * message ids are still encoded with the adapter's own team (empty in multi-workspace mode),
+   * not with this.
+   */
   readonly teamId?: string;
   /** The installation's bot user, for telling the bot's own messages and mentions apart. */
   readonly botUserId?: string;
