@@ -1,4 +1,5 @@
 import { type Logger, type WebhookOptions, webhookErrorResponse } from "@baton/core";
+import { idOf, type Json, text } from "./install-fields.js";
 import type { SlackInstallations } from "./installations.js";
 import type { SlackWebhookPayload } from "./parse.js";
 import { runWithSlackToken } from "./token-context.js";
@@ -8,15 +9,10 @@ import { ack, detach, okText } from "./webhook-target.js";
 export interface SlackInstallationRef {
   /** The installation key: the enterprise id of an org-wide install, else the team id. */
   readonly installationId: string;
+  /** True for an org-wide Enterprise Grid install, keyed by its enterprise id. */
   readonly isEnterpriseInstall: boolean;
   /** The workspace the event happened in, when Slack names it. */
   readonly teamId: string | undefined;
-}
-
-type Json = Record<string, unknown>;
-
-function text(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 function ref(
@@ -58,8 +54,8 @@ export function installationOf(payload: SlackWebhookPayload): SlackInstallationR
     }
     case "interaction": {
       const body = payload.payload;
-      const enterprise = text((body.enterprise as Json | null | undefined)?.id);
-      const team = text((body.team as Json | null | undefined)?.id) ?? text(body.team_id);
+      const enterprise = idOf(body.enterprise);
+      const team = idOf(body.team) ?? text(body.team_id);
       const user = body.user as Json | undefined;
       return ref(
         body.is_enterprise_install === true,

@@ -11,6 +11,7 @@ export interface SlackInstallation {
   enterpriseId?: string;
   /** True for an org-wide Enterprise Grid install (stored under the enterprise id). */
   isEnterpriseInstall?: boolean;
+  /** The workspace's (or org's) display name at install time; informational, never a key. */
   teamName?: string;
 }
 
@@ -34,7 +35,9 @@ export interface SlackInstallationsOptions {
   readonly keyPrefix: string;
   /** The decoded `encryptionKey`, or undefined to store tokens as they are. */
   readonly key: Buffer | undefined;
+  /** An external installation store; when set, `resolve` asks it and never the State. */
   readonly provider: SlackInstallationProvider | undefined;
+  /** Time source of the read cache's expiry (a fake clock in tests). */
   readonly clock: Clock;
 }
 

@@ -1,5 +1,6 @@
 import { ConfigError, ValidationError } from "@baton/core";
 import type { SlackApi } from "./api.js";
+import { idOf, nameOf } from "./install-fields.js";
 import type { SlackInstallation, SlackInstallations } from "./installations.js";
 
 /** Options of `handleOAuthCallback`. */
@@ -23,29 +24,24 @@ export interface SlackOAuthCallbackOptions {
 export interface SlackOAuthResult {
   /** The installation's key: the team id, or the enterprise id of an org-wide install. */
   teamId: string;
+  /** The Enterprise Grid org of the install, when Slack named one. */
   enterpriseId?: string;
+  /** True for an org-wide Grid install (then `teamId` holds the enterprise id). */
   isEnterpriseInstall: boolean;
+  /** What was saved, with the plaintext bot token (it is encrypted only at rest). */
   installation: SlackInstallation;
 }
 
 /** What the exchange needs from the adapter. */
 export interface SlackOAuthDeps {
+  /** The app's OAuth client id; undefined makes the callback throw a `ConfigError`. */
   readonly clientId: string | undefined;
+  /** The app's OAuth client secret; undefined makes the callback throw a `ConfigError`. */
   readonly clientSecret: string | undefined;
+  /** Calls `oauth.v2.access` (without a bot token). */
   readonly api: SlackApi;
+  /** Where the exchanged installation is saved. */
   readonly installations: SlackInstallations;
-}
-
-type Json = Record<string, unknown>;
-
-function idOf(value: unknown): string | undefined {
-  const id = (value as Json | null | undefined)?.id;
-  return typeof id === "string" && id !== "" ? id : undefined;
-}
-
-function nameOf(value: unknown): string | undefined {
-  const name = (value as Json | null | undefined)?.name;
-  return typeof name === "string" ? name : undefined;
 }
 
 /**
