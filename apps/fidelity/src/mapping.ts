@@ -100,6 +100,8 @@ function slackMappings(): FileMapping[] {
         "assistant.test.ts",
         "channels.test.ts",
         "installations.test.ts",
+        "installations-clients.test.ts",
+        "installations-oauth.test.ts",
         "outbound.test.ts",
         "parse.test.ts",
         "socket.test.ts",
