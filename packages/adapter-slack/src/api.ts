@@ -1,6 +1,6 @@
 import { ConfigError, type Logger } from "@baton/core";
 import { LogLevel, WebClient } from "@slack/web-api";
-import { slackApiError } from "./errors.js";
+import { SlackApiError, slackApiError } from "./errors.js";
 import type { SlackRetryConfig } from "./options.js";
 import { currentSlackToken } from "./token-context.js";
 
@@ -17,6 +17,9 @@ export interface SlackApiOptions {
    */
   readonly multiWorkspace?: boolean;
 }
+
+/** Slack's answers meaning the token itself is dead, not that the call was wrong. */
+const TOKEN_REFUSALS = new Set(["invalid_auth", "token_revoked", "account_inactive"]);
 
 /** How many token-bound WebClients are kept; the least recently used beyond it is dropped. */
 const MAX_CLIENTS = 500;
@@ -49,6 +52,13 @@ function webClientLogger(logger: () => Logger) {
 export class SlackApi {
   /** One WebClient per token, so each workspace keeps its own rate-limit queue and retries. */
   private readonly clients = new Map<string, WebClient>();
+
+  /**
+   * Called (with the method) when Slack refuses a call's token as dead (`invalid_auth`,
+   * `token_revoked`, `account_inactive`), inside the caller's token context, so the
+   * installation store can drop its cached copy of that workspace.
+   */
+  onTokenRefused: ((method: string) => void) | undefined;
 
   constructor(private readonly options: SlackApiOptions) {}
 
@@ -119,7 +129,11 @@ export class SlackApi {
     try {
       return (await client.apiCall(method, args)) as SlackResponse;
     } catch (error) {
-      throw slackApiError(method, error);
+      const failure = slackApiError(method, error);
+      if (failure instanceof SlackApiError && TOKEN_REFUSALS.has(failure.slackError ?? "")) {
+        this.onTokenRefused?.(method);
+      }
+      throw failure;
     }
   }
 

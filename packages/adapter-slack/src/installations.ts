@@ -137,6 +137,15 @@ export class SlackInstallations {
     return this.get(installationId);
   }
 
+  /**
+   * Drops this process's copy of an installation (Slack refused its token), so the next
+   * delivery reads the State again instead of reusing the dead token for the cache period.
+   */
+  forget(installationId: string): void {
+    this.bump(installationId);
+    this.cache.delete(installationId);
+  }
+
   private versionOf(installationId: string): number {
     return this.versions.get(installationId) ?? 0;
   }

@@ -32,6 +32,10 @@ export abstract class SlackAdapterInstalls extends SlackAdapterBase {
       provider: options.installationProvider,
       clock: options.clock,
     });
+    this.api.onTokenRefused = () => {
+      const installationId = currentSlackToken()?.installationId;
+      if (installationId !== undefined) this.installations.forget(installationId);
+    };
   }
 
   /**

@@ -5,6 +5,7 @@ import { createFakeClock } from "@baton/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type SlackAdapterConfig, SlackInstallations } from "../src/index.js";
 import type { FakeSlackWorkspace } from "../src/testing/index.js";
+import { closeHarnesses, mention, multi as multiWorkspace } from "./installs-fixtures.js";
 import { createSlackHarness, type SlackHarness } from "./slack-harness.js";
 
 const A: FakeSlackWorkspace = {
@@ -148,5 +149,33 @@ describe("OAuth callback hardening (Baton)", () => {
       /token rotation is not supported/,
     );
     expect(await h.adapter.getInstallation(A.teamId)).toBeNull();
+  });
+});
+
+describe("installation cache and dead tokens (Baton)", () => {
+  afterEach(closeHarnesses);
+
+  it("a token Slack refuses (invalid_auth) is dropped from the cache: the next delivery reads the State", async () => {
+    const h = await multiWorkspace();
+    await h.adapter.setInstallation(A.teamId, { botToken: "xoxb-dead", botUserId: A.botUserId });
+    const outcomes: string[] = [];
+    h.chat.onNewMention(async (thread) => {
+      try {
+        await thread.post("hi");
+        outcomes.push("posted");
+      } catch (error) {
+        outcomes.push((error as { slackError?: string }).slackError ?? String(error));
+      }
+    });
+    await h.deliver(mention(h, A, "C0AAA00001"));
+    await h.settle();
+    // Another process re-installed the workspace: only the State has the live token.
+    await h.state.set(`slack:installation:${A.teamId}`, {
+      botToken: A.botToken,
+      botUserId: A.botUserId as string,
+    });
+    await h.deliver(mention(h, A, "C0AAA00001"));
+    await h.settle();
+    expect(outcomes).toEqual(["invalid_auth", "posted"]);
   });
 });
