@@ -122,6 +122,12 @@ export async function routeWithInstallation(
   try {
     installation = await installations.resolve(found.installationId, found.isEnterpriseInstall);
   } catch (error) {
+    // Logged here because a refused record (plaintext under a key, a record that fails to
+    // decrypt) is a security signal the HTTP answer alone would hide.
+    logger.error("slack: the delivery's installation could not be read", {
+      installationId: found.installationId,
+      error: error instanceof Error ? error.message : String(error),
+    });
     // A State outage answers 503 so Slack retries the delivery later.
     return webhookErrorResponse(error);
   }

@@ -179,3 +179,34 @@ describe("installation cache and dead tokens (Baton)", () => {
     expect(outcomes).toEqual(["invalid_auth", "posted"]);
   });
 });
+
+describe("refused installation records are logged (Baton)", () => {
+  it("a delivery whose installation holds a plaintext token under a key is refused and logged", async () => {
+    const errors: string[] = [];
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      warn: () => {},
+      error: (message: string, ...args: unknown[]) => {
+        errors.push(`${message} ${JSON.stringify(args)}`);
+      },
+      child: () => logger,
+    };
+    const h = await createSlackHarness(
+      { botToken: undefined, ...CLIENT, encryptionKey },
+      { logger },
+    );
+    harnesses.push(h);
+    h.fake.addWorkspace(A);
+    const seen: string[] = [];
+    h.chat.onNewMention((thread) => {
+      seen.push(thread.id);
+    });
+    await h.state.set(`slack:installation:${A.teamId}`, { botToken: A.botToken });
+    const response = await h.deliver(mention(h, A, "C0AAA00001"));
+    await h.settle();
+    expect(response.status).not.toBe(200);
+    expect(seen).toEqual([]);
+    expect(errors.join("\n")).toMatch(/could not be read.*plaintext bot token/);
+  });
+});
