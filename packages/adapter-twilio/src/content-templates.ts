@@ -11,7 +11,7 @@ import {
 const MAX_CACHED_SETS = 1_000;
 
 /**
- * The Content templates (`HX…`) of WhatsApp quick replies, one per distinct button set, so a card
+ * The Content templates (`HX…`) of WhatsApp quick replies, one per distinct line structure and button set, so a card
  * is not re-created on every post. Looked up in this process, then in the Chat's State (shared by
  * every replica; kept without expiry, as Twilio keeps templates), then on Twilio by the
  * template's deterministic friendly name (a State that lost its keys), and only then created.
@@ -33,13 +33,13 @@ export class QuickReplyTemplates {
    */
   sidFor(
     buttons: readonly TwilioQuickReplyButton[],
-    sampleBody: string,
+    template: string,
     refresh = false,
   ): Promise<string> {
-    const key = quickReplyShapeKey(buttons);
+    const key = quickReplyShapeKey(buttons, template);
     const known = refresh ? undefined : this.pending.get(key);
     if (known !== undefined) return known;
-    const lookup = this.lookupOrCreate(key, buttons, sampleBody, refresh);
+    const lookup = this.lookupOrCreate(key, buttons, template, refresh);
     this.pending.delete(key);
     this.pending.set(key, lookup);
     // Bounded: a bot whose button titles vary per post must not grow this map without end (the
@@ -56,17 +56,17 @@ export class QuickReplyTemplates {
   private async lookupOrCreate(
     key: string,
     buttons: readonly TwilioQuickReplyButton[],
-    sampleBody: string,
+    template: string,
     refresh: boolean,
   ): Promise<string> {
     const state = this.state();
     const stateKey = `twilio:content:quick-reply:${key}`;
     const stored = refresh ? null : await state.get<string>(stateKey);
     if (typeof stored === "string" && stored !== "") return stored;
-    const existing = await this.api.findContent(quickReplyFriendlyName(buttons));
+    const existing = await this.api.findContent(quickReplyFriendlyName(buttons, template));
     const sid =
       existing?.sid ??
-      (await this.api.createContent(quickReplyTemplateRequest(buttons, sampleBody))).sid;
+      (await this.api.createContent(quickReplyTemplateRequest(buttons, template))).sid;
     await state.set(stateKey, sid);
     return sid;
   }

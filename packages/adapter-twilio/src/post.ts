@@ -21,12 +21,12 @@ export interface TwilioPost {
   readonly message: AdapterPostableMessage;
   readonly statusCallback: string | undefined;
   /**
-   * The Content template sid for a quick reply's buttons (see `QuickReplyTemplates`); without
-   * it, cards are always numbered menus.
+   * The Content template sid for a quick reply's buttons and template body (see
+   * `QuickReplyTemplates`); without it, cards are always numbered menus.
    */
   readonly quickReplyTemplate?: (
     buttons: TwilioQuickReply["buttons"],
-    sampleBody: string,
+    template: string,
     refresh?: boolean,
   ) => Promise<string>;
 }
@@ -92,7 +92,7 @@ function mediaUrlsOf(message: AdapterPostableMessage): string[] {
  * boundaries into bodies within Twilio's 1 600-character limit, media on the first part, from a
  * Messaging Service when the thread's sender is one and from the number otherwise. A WhatsApp
  * card that quick replies can express goes out as one message of its Content template
- * (`contentSid`, the card's text as variable 1); any other card is a numbered text menu.
+ * (`contentSid`, one variable per line of the card's text); any other card is a numbered text menu.
  */
 export async function sendTwilioPost(api: TwilioApi, post: TwilioPost): Promise<TwilioPostResult> {
   const mediaUrl = mediaUrlsOf(post.message);
@@ -103,8 +103,8 @@ export async function sendTwilioPost(api: TwilioApi, post: TwilioPost): Promise<
       api.sendMessage({
         to: post.recipient,
         ...senderOf(post),
-        contentSid: await template(quickReply.buttons, quickReply.body, refresh),
-        contentVariables: JSON.stringify({ "1": quickReply.body }),
+        contentSid: await template(quickReply.buttons, quickReply.template, refresh),
+        contentVariables: JSON.stringify(quickReply.variables),
         ...(post.statusCallback === undefined ? {} : { statusCallback: post.statusCallback }),
       });
     // A cached template deleted on Twilio's side is refused with 21655: make it anew, once.

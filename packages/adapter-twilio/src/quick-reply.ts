@@ -23,6 +23,13 @@ export interface TwilioQuickReplyButton {
 export interface TwilioQuickReply {
   /** The card's text in WhatsApp's dialect, link buttons as `label: url` lines after it. */
   readonly body: string;
+  /**
+   * The template body: one `{{n}}` per non-empty line of `body`, literal newlines between them,
+   * since Twilio refuses a variable holding a newline, a tab or more than 4 spaces (21656).
+   */
+  readonly template: string;
+  /** The template's variables (`"1"`, `"2"`, …), each one line of `body`, never empty. */
+  readonly variables: Readonly<Record<string, string>>;
   readonly buttons: readonly TwilioQuickReplyButton[];
   /** The actions the buttons stand for, in button order (numbered from 1, as a menu would be). */
   readonly choices: readonly TwilioMenuChoice[];
@@ -66,39 +73,82 @@ export function cardToQuickReply(card: CardElement): TwilioQuickReply | undefine
     if (id === "" || length(id) > WHATSAPP_BUTTON_ID_MAX) return undefined;
   }
   const text = WHATSAPP.fromMarkdown(cardToFallbackText(card, { actions: "omit" }));
-  const body = [text, links.join("\n")].filter((part) => part !== "").join("\n\n");
-  if (body.trim() === "" || length(body) > TWILIO_QUICK_REPLY_BODY_MAX) return undefined;
-  return { body, buttons, choices };
+  const joined = [text, links.join("\n")].filter((part) => part !== "").join("\n\n");
+  const { body, template, variables } = templated(joined);
+  if (Object.keys(variables).length === 0) return undefined;
+  if (length(body) > TWILIO_QUICK_REPLY_BODY_MAX) return undefined;
+  if (length(template) > TWILIO_QUICK_REPLY_BODY_MAX) return undefined;
+  return { body, template, variables, buttons, choices };
 }
 
 /**
- * A Content template's identity: one template per distinct button set. The body is the
- * template's only variable (`{{1}}`), so cards that differ only in text share a template.
+ * Splits text into a template of its line structure and one variable per non-empty line. Inside
+ * a line, tabs become spaces and runs of more than 4 spaces shrink to 4, so no variable holds
+ * what Twilio refuses; a line of only blanks becomes an empty line of the template.
  */
-export function quickReplyShapeKey(buttons: readonly TwilioQuickReplyButton[]): string {
-  const canonical = JSON.stringify(buttons.map((button) => [button.id, button.title]));
+function templated(text: string): {
+  body: string;
+  template: string;
+  variables: Record<string, string>;
+} {
+  const variables: Record<string, string> = {};
+  const templateLines: string[] = [];
+  const bodyLines: string[] = [];
+  for (const raw of text.split(/\r?\n|\r/)) {
+    const line = raw.replace(/\t/g, " ").replace(/ {5,}/g, "    ").trimEnd();
+    if (line.trim() === "") {
+      templateLines.push("");
+      bodyLines.push("");
+      continue;
+    }
+    const name = String(Object.keys(variables).length + 1);
+    variables[name] = line;
+    templateLines.push(`{{${name}}}`);
+    bodyLines.push(line);
+  }
+  const trimBlank = (lines: string[]) => lines.join("\n").replace(/^\n+|\n+$/g, "");
+  return { body: trimBlank(bodyLines), template: trimBlank(templateLines), variables };
+}
+
+/**
+ * A Content template's identity: one template per distinct line structure and button set. The
+ * text lives in the variables, so cards that differ only in their lines' text share a template.
+ */
+export function quickReplyShapeKey(
+  buttons: readonly TwilioQuickReplyButton[],
+  template = "{{1}}",
+): string {
+  const canonical = JSON.stringify([template, buttons.map((button) => [button.id, button.title])]);
   return createHash("sha256").update(canonical).digest("hex").slice(0, 32);
 }
 
-/** The Content API's create request for a button set (Twilio's wire names). */
+/**
+ * The Content API's create request for a line structure and button set (Twilio's wire names).
+ * The sample variables are fixed neutral words: Twilio keeps a template's samples for as long as
+ * the template, so no customer's card text may end up there.
+ */
 export function quickReplyTemplateRequest(
   buttons: readonly TwilioQuickReplyButton[],
-  sampleBody: string,
+  template = "{{1}}",
 ): Record<string, unknown> {
+  const names = [...template.matchAll(/\{\{(\d+)\}\}/g)].map((match) => match[1] as string);
   return {
-    friendly_name: quickReplyFriendlyName(buttons),
+    friendly_name: quickReplyFriendlyName(buttons, template),
     language: "en",
-    variables: { "1": sampleBody },
+    variables: Object.fromEntries(names.map((name) => [name, `text ${name}`])),
     types: {
       "twilio/quick-reply": {
-        body: "{{1}}",
+        body: template,
         actions: buttons.map((button) => ({ id: button.id, title: button.title })),
       },
     },
   };
 }
 
-/** The deterministic friendly name of a button set's template, so a lost cache can find it. */
-export function quickReplyFriendlyName(buttons: readonly TwilioQuickReplyButton[]): string {
-  return `baton_quick_reply_${quickReplyShapeKey(buttons)}`;
+/** The deterministic friendly name of a template, so a lost cache can find it. */
+export function quickReplyFriendlyName(
+  buttons: readonly TwilioQuickReplyButton[],
+  template = "{{1}}",
+): string {
+  return `baton_quick_reply_${quickReplyShapeKey(buttons, template)}`;
 }

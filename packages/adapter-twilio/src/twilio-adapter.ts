@@ -145,8 +145,8 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
       statusCallback: this.options.statusCallbackUrl,
       ...(this.options.whatsappQuickReplies
         ? {
-            quickReplyTemplate: (buttons, sample, refresh) =>
-              this.templates.sidFor(buttons, sample, refresh),
+            quickReplyTemplate: (buttons, template, refresh) =>
+              this.templates.sidFor(buttons, template, refresh),
           }
         : {}),
     });

@@ -72,6 +72,12 @@ describe("cardToQuickReply", () => {
   it("expresses a card of up to 3 buttons with its text and link lines as the body", () => {
     expect(cardToQuickReply(approval("T-1"))).toEqual({
       body: "*Refund T-1?*\nThe customer asked for a refund.\n\nOpen: https://desk.example/T-1",
+      template: "{{1}}\n{{2}}\n\n{{3}}",
+      variables: {
+        "1": "*Refund T-1?*",
+        "2": "The customer asked for a refund.",
+        "3": "Open: https://desk.example/T-1",
+      },
       buttons: [
         { id: "approve", title: "Approve" },
         { id: "reject", title: "Reject" },
@@ -121,7 +127,20 @@ describe("cardToQuickReply", () => {
 });
 
 describe("WhatsApp cards are sent as quick-reply buttons through the Content API", () => {
-  it("creates one twilio/quick-reply template and sends it with the card's text as variable 1", async () => {
+  it("puts tabs and long runs of spaces of a line into one variable as single short gaps", () => {
+    const card = Card({
+      title: "Spaced",
+      children: [CardText("a\tb        c"), Actions([Button({ id: "ok", label: "OK" })])],
+    });
+    const quickReply = cardToQuickReply(card);
+    expect(quickReply?.template).toBe("{{1}}\n{{2}}");
+    for (const value of Object.values(quickReply?.variables ?? {})) {
+      expect(value).not.toMatch(/[\n\t]| {5,}/);
+    }
+    expect(quickReply?.variables["2"]).toBe("a b    c");
+  });
+
+  it("creates one twilio/quick-reply template and sends it with one variable per line of the card's text", async () => {
     const h = await whatsappHarness();
 
     await h.chat.thread(WA_THREAD).post(approval("T-1"));
@@ -129,14 +148,17 @@ describe("WhatsApp cards are sent as quick-reply buttons through the Content API
     expect(h.fake.contents).toHaveLength(1);
     const [template] = h.fake.contents;
     expect(template).toMatchObject({
-      friendlyName: quickReplyFriendlyName([
-        { id: "approve", title: "Approve" },
-        { id: "reject", title: "Reject" },
-      ]),
+      friendlyName: quickReplyFriendlyName(
+        [
+          { id: "approve", title: "Approve" },
+          { id: "reject", title: "Reject" },
+        ],
+        "{{1}}\n{{2}}\n\n{{3}}",
+      ),
       language: "en",
       types: {
         "twilio/quick-reply": {
-          body: "{{1}}",
+          body: "{{1}}\n{{2}}\n\n{{3}}",
           actions: [
             { id: "approve", title: "Approve" },
             { id: "reject", title: "Reject" },
@@ -150,9 +172,14 @@ describe("WhatsApp cards are sent as quick-reply buttons through the Content API
       from: WA_BOT,
       contentSid: template?.sid,
       contentVariables: {
-        "1": "*Refund T-1?*\nThe customer asked for a refund.\n\nOpen: https://desk.example/T-1",
+        "1": "*Refund T-1?*",
+        "2": "The customer asked for a refund.",
+        "3": "Open: https://desk.example/T-1",
       },
+      body: "*Refund T-1?*\nThe customer asked for a refund.\n\nOpen: https://desk.example/T-1",
     });
+    // Twilio keeps a template's samples forever: they must not be the first customer's text.
+    expect(JSON.stringify(template?.variables)).not.toMatch(/Refund|customer|desk\.example/);
     expect(message?.body).not.toContain("Reply with a number");
     expect(h.fake.requests.some((request) => request.params.Body !== undefined)).toBe(false);
   });
@@ -323,6 +350,52 @@ describe("quick-reply templates are shared through the State and found again on 
     expect(fake.requests.some((r) => r.method === "GET" && r.path === "/v1/Content")).toBe(true);
   });
 
+  it("posts a card whose text has tabs and long runs of spaces, which Twilio refuses in a variable", async () => {
+    const h = await whatsappHarness();
+    const card = Card({
+      title: "Columns",
+      children: [CardText("Name\tQty        Price"), Actions([Button({ id: "ok", label: "OK" })])],
+    });
+
+    await h.chat.thread(WA_THREAD).post(card);
+
+    expect(h.fake.messages[0]?.body).toBe("*Columns*\nName Qty    Price");
+  });
+
+  it("has the fake refuse a variable Twilio refuses (21656): newline, tab, 5 spaces, empty", async () => {
+    const fake = await startFakeTwilio();
+    closers.push(fake);
+    const api = new TwilioApi({
+      accountSid: fake.accountSid,
+      authToken: fake.authToken,
+      apiKeySid: undefined,
+      apiKeySecret: undefined,
+      apiUrl: fake.url,
+      maxRetries: 0,
+      retryBaseDelayMs: 1,
+      clock: createFakeClock(),
+      logger: () => ({ debug() {}, info() {}, warn() {}, error() {} }),
+    });
+    const state = createMemoryState();
+    await state.connect();
+    const templates = new QuickReplyTemplates(api, () => state, 10);
+    const contentSid = await templates.sidFor([{ id: "a", title: "A" }], "{{1}}");
+    const sendWith = (value: string) =>
+      api.sendMessage({
+        to: WA_CUSTOMER,
+        from: WA_BOT,
+        contentSid,
+        contentVariables: JSON.stringify({ "1": value }),
+      });
+
+    for (const value of ["two\nlines", "a\ttab", "five     spaces", ""]) {
+      await expect(sendWith(value), JSON.stringify(value)).rejects.toMatchObject({
+        twilioCode: 21656,
+      });
+    }
+    await expect(sendWith("four    spaces")).resolves.toMatchObject({ body: "four    spaces" });
+  });
+
   it("keeps a bounded number of button sets in memory and reads evicted ones from the State", async () => {
     const fake = await startFakeTwilio();
     closers.push(fake);
@@ -350,11 +423,11 @@ describe("quick-reply templates are shared through the State and found again on 
     const a = [{ id: "a", title: "A" }];
     const b = [{ id: "b", title: "B" }];
 
-    const first = await templates.sidFor(a, "text");
-    expect(await templates.sidFor(a, "text")).toBe(first);
+    const first = await templates.sidFor(a, "{{1}}");
+    expect(await templates.sidFor(a, "{{1}}")).toBe(first);
     expect(reads).toHaveLength(1);
-    await templates.sidFor(b, "text");
-    expect(await templates.sidFor(a, "text")).toBe(first);
+    await templates.sidFor(b, "{{1}}");
+    expect(await templates.sidFor(a, "{{1}}")).toBe(first);
 
     expect(reads).toHaveLength(3);
     expect(fake.contents).toHaveLength(2);

@@ -291,6 +291,13 @@ export class FakeTwilio {
     } catch {
       return send(response, 400, twilioErrorBody(400, 21656));
     }
+    // Twilio refuses a variable that is null or empty, or that holds a newline, a tab or more
+    // than four consecutive spaces (21656).
+    for (const value of Object.values(contentVariables ?? {}) as unknown[]) {
+      if (typeof value !== "string" || value === "" || /[\n\t]| {5,}/.test(value)) {
+        return send(response, 400, twilioErrorBody(400, 21656));
+      }
+    }
     const rendered =
       contentSid === undefined
         ? undefined
