@@ -138,6 +138,11 @@ export class TwilioApi {
 
   constructor(private readonly options: TwilioApiOptions) {}
 
+  /** The account every call is made on (Content SIDs and message SIDs belong to it). */
+  get accountSid(): string | undefined {
+    return this.options.accountSid;
+  }
+
   /** Sends one message (`POST …/Messages.json`). */
   async sendMessage(params: TwilioSendParams): Promise<TwilioMessageResource> {
     const client = this.rest("send a message");

@@ -60,7 +60,8 @@ export class QuickReplyTemplates {
     refresh: boolean,
   ): Promise<string> {
     const state = this.state();
-    const stateKey = `twilio:content:quick-reply:${key}`;
+    // A Content SID belongs to one account: two adapters on one State must not share sids.
+    const stateKey = `twilio:content:quick-reply:${this.api.accountSid ?? "-"}:${key}`;
     const stored = refresh ? null : await state.get<string>(stateKey);
     if (typeof stored === "string" && stored !== "") return stored;
     const existing = await this.api.findContent(quickReplyFriendlyName(buttons, template));

@@ -336,6 +336,23 @@ describe("quick-reply templates are shared through the State and found again on 
     ]);
   });
 
+  it("keeps each account's template sids apart when two accounts share one State", async () => {
+    const first = await startFakeTwilio({ accountSid: `AC${"1".repeat(32)}` });
+    const second = await startFakeTwilio({ accountSid: `AC${"2".repeat(32)}` });
+    closers.push(first, second);
+    const state = createMemoryState();
+    const one = await replica(first, state);
+    const two = await replica(second, state);
+
+    await one.thread(WA_THREAD).post(approval("T-1"));
+    await two.thread(WA_THREAD).post(approval("T-2"));
+
+    expect(second.contents).toHaveLength(1);
+    // The second account never sent the first account's sid (refused with 21655, then remade).
+    const sends = second.requests.filter((r) => r.path.endsWith("/Messages.json"));
+    expect(sends.map((r) => r.params.ContentSid)).toEqual([second.contents[0]?.sid]);
+  });
+
   it("finds the template by its friendly name when the State lost it", async () => {
     const fake = await startFakeTwilio();
     closers.push(fake);
