@@ -49,6 +49,7 @@ import {
   type SlackThreadData,
   slackTsOfMessageId,
 } from "./thread-id.js";
+import { currentSlackToken } from "./token-context.js";
 import type { SlackWebhookTarget } from "./webhook-target.js";
 
 /**
@@ -93,8 +94,16 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     };
   }
 
+  /**
+   * The workspace outbound message ids are encoded with: the delivery's workspace in a
+   * multi-workspace app, else the one `auth.test` named.
+   */
+  private currentTeam(): string {
+    return currentSlackToken()?.teamId ?? this.team;
+  }
+
   async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
-    return postSlackMessage(this.api, this.team, threadId, message);
+    return postSlackMessage(this.api, this.currentTeam(), threadId, message);
   }
 
   async editMessage(
@@ -102,7 +111,7 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     messageId: string,
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
-    return editSlackMessage(this.api, this.team, threadId, messageId, message);
+    return editSlackMessage(this.api, this.currentTeam(), threadId, messageId, message);
   }
 
   async deleteMessage(threadId: string, messageId: string): Promise<void> {
@@ -152,7 +161,7 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
         api: this.api,
         clock: this.options.clock,
         logger: this.logger(),
-        teamId: this.team,
+        teamId: this.currentTeam(),
         appendIntervalMs: options?.updateIntervalMs ?? this.streamingUpdateIntervalMs,
         nativeOff: () => this.nativeStreamingOff,
         turnNativeOff: () => {

@@ -11,11 +11,7 @@ export interface SlackTokenContext {
   readonly token: string;
   /** The installation key (`team_id`, or `enterprise_id` for an org-wide install); informational. */
   readonly installationId?: string;
-  /**
-   * The workspace the event happened in. Recorded for diagnostics only: outbound and streamed
-   * message ids are still encoded with the adapter's own team (empty in multi-workspace mode),
-   * not with this.
-   */
+  /** The workspace the event happened in: outbound and streamed message ids are encoded with it. */
   readonly teamId?: string;
   /** The installation's bot user, for telling the bot's own messages and mentions apart. */
   readonly botUserId?: string;

@@ -208,6 +208,30 @@ describe("multi-workspace installs (Baton)", () => {
     ]);
   });
 
+  it("encodes a streamed message's id with the workspace of the delivery that streamed it", async () => {
+    const h = await multi();
+    await h.adapter.setInstallation(A.teamId, install(A));
+    await h.adapter.setInstallation(B.teamId, install(B));
+    const sentIds: string[] = [];
+    h.chat.onNewMention(async (thread) => {
+      const sent = await thread.post(
+        (async function* () {
+          yield "hi";
+        })(),
+      );
+      sentIds.push(sent.id);
+    });
+    await Promise.all([
+      h.deliver(mention(h, A, "C0AAA00001")),
+      h.deliver(mention(h, B, "C0BBB00001")),
+    ]);
+    await h.settle();
+    expect(sentIds.map((id) => id.split(":").slice(0, 2).join(":")).sort()).toEqual([
+      `${A.teamId}:C0AAA00001`,
+      `${B.teamId}:C0BBB00001`,
+    ]);
+  });
+
   it("drops a delivery for a workspace without an installation, answering 200", async () => {
     const h = await multi();
     const seen: string[] = [];
