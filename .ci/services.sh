@@ -43,14 +43,22 @@ ensure_postgres() {
 PGBOUNCER_DIR=/var/run/baton-pgbouncer
 PGBOUNCER_PORT=6432
 
+pgbouncer_supervised() {
+  [ -f "$PGBOUNCER_DIR/supervisor.pid" ] && kill -0 "$(cat "$PGBOUNCER_DIR/supervisor.pid")" 2>/dev/null
+}
+
 # PgBouncer in transaction pooling mode, the way managed Postgres offerings run it: each
 # transaction may land on a different server connection, so no session state survives between
 # transactions. Its defaults are kept where they matter to clients (it refuses unknown startup
 # parameters such as statement_timeout).
 ensure_pgbouncer() {
-  if psql "postgres://postgres@127.0.0.1:${PGBOUNCER_PORT}/test" -qtAc "select 1" >/dev/null 2>&1; then
+  if pgbouncer_supervised && psql "postgres://postgres@127.0.0.1:${PGBOUNCER_PORT}/test" -qtAc "select 1" >/dev/null 2>&1; then
     return
   fi
+  # A PgBouncer started some other way (daemonized, by hand) would not be restarted if it
+  # exits: replace it with a supervised one.
+  pkill -f "pgbouncer.*${PGBOUNCER_DIR}/pgbouncer.ini" 2>/dev/null || true
+  sleep 0.5
   command -v pgbouncer >/dev/null 2>&1 || apt_install pgbouncer
   mkdir -p "$PGBOUNCER_DIR"
   chown postgres:postgres "$PGBOUNCER_DIR"
@@ -74,11 +82,15 @@ INI
   chown postgres:postgres "$PGBOUNCER_DIR"/*
   # A pid file left by a PgBouncer that died makes the new one refuse to start.
   rm -f "$PGBOUNCER_DIR/pgbouncer.pid"
-  if [ "$(id -u)" = "0" ]; then
-    pgbouncer -d -u postgres "$PGBOUNCER_DIR/pgbouncer.ini"
-  else
-    pgbouncer -d "$PGBOUNCER_DIR/pgbouncer.ini"
-  fi
+  local user_flag=""
+  [ "$(id -u)" = "0" ] && user_flag="-u postgres"
+  # PgBouncer 1.18 (Debian 12) can exit with "disconnect_client(): bad client state" when a
+  # cancel request races a client's disconnect, which the State's statement timeouts send. A
+  # supervisor starts it again at once, so such an exit fails at most the queries in flight
+  # instead of every later PgBouncer test of the run.
+  setsid nohup bash -c "while true; do rm -f '$PGBOUNCER_DIR/pgbouncer.pid'; pgbouncer $user_flag '$PGBOUNCER_DIR/pgbouncer.ini'; echo \"\$(date -u +%FT%TZ) pgbouncer exited (\$?); restarting\"; sleep 0.2; done" \
+    >>"$PGBOUNCER_DIR/supervisor.log" 2>&1 </dev/null &
+  echo $! >"$PGBOUNCER_DIR/supervisor.pid"
   for _ in $(seq 1 50); do
     psql "postgres://postgres@127.0.0.1:${PGBOUNCER_PORT}/test" -qtAc "select 1" >/dev/null 2>&1 && return
     sleep 0.2
