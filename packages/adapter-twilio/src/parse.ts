@@ -45,6 +45,8 @@ export interface TwilioActionWebhook extends TwilioWebhookBase {
   readonly buttonPayload: string;
   readonly buttonText: string | undefined;
   readonly profileName: string | undefined;
+  /** The sid of the message whose button was tapped (`OriginalRepliedMessageSid`), if sent. */
+  readonly originalRepliedMessageSid: string | undefined;
 }
 
 /** A delivery status callback for a message the bot sent. */
@@ -138,6 +140,7 @@ export function parseTwilioWebhookBody(params: URLSearchParams): TwilioWebhookPa
       buttonPayload,
       buttonText: optional(params, "ButtonText"),
       profileName: optional(params, "ProfileName"),
+      originalRepliedMessageSid: optional(params, "OriginalRepliedMessageSid"),
     };
   }
   return {

@@ -11,6 +11,7 @@ import {
   type Message,
   NotSupportedError,
   type RawMessage,
+  type StateAdapter,
   silentLogger,
   type WebhookOptions,
 } from "@baton/core";
@@ -85,7 +86,7 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
         host: this.host,
         options: this.options,
         logger: () => this.logger(),
-        menuOf: (threadId) => this.menuOf(threadId),
+        menuOf: (threadId, messageSid) => this.menuOf(threadId, messageSid),
         optOut: (payload, kind) => this.recordOptOut(payload, kind),
         status: (payload, raw) => this.emitStatus(payload, raw),
         noteInbound: (payload) => this.noteInbound(payload),
@@ -151,7 +152,11 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
         : {}),
     });
     if (sent.choices.length > 0) {
-      await this.rememberMenu(threadId, { choices: sent.choices, quickReply: sent.quickReply });
+      await this.rememberMenu(
+        threadId,
+        { choices: sent.choices, quickReply: sent.quickReply },
+        sent.quickReply ? sent.resources[0]?.sid : undefined,
+      );
     }
     return { id: sent.resources[0]?.sid ?? "", threadId, raw: sent.resources };
   }
@@ -233,18 +238,38 @@ export class TwilioAdapter implements Adapter<TwilioThreadData> {
     return `twilio:menu:${threadId}`;
   }
 
-  private async rememberMenu(threadId: string, menu: TwilioOpenMenu): Promise<void> {
+  /** A quick reply's choices by its message sid, so a tap on an older card finds its own. */
+  private messageMenuKey(messageSid: string): string {
+    return `twilio:menu-message:${messageSid}`;
+  }
+
+  private async rememberMenu(
+    threadId: string,
+    menu: TwilioOpenMenu,
+    messageSid: string | undefined,
+  ): Promise<void> {
     const state = this.chatHost("post a card").getState();
     const stored = {
       choices: menu.choices.map((choice) => ({ ...choice })),
       quickReply: menu.quickReply,
     } as unknown as JsonValue;
     await state.set(this.menuKey(threadId), stored, MENU_TTL_MS);
+    if (messageSid !== undefined && messageSid !== "") {
+      await state.set(this.messageMenuKey(messageSid), stored, MENU_TTL_MS);
+    }
   }
 
-  private async menuOf(threadId: string): Promise<TwilioOpenMenu | undefined> {
+  private async menuOf(threadId: string, messageSid?: string): Promise<TwilioOpenMenu | undefined> {
     const state = this.chatHost("read a menu").getState();
-    const stored = (await state.get(this.menuKey(threadId))) as {
+    const byMessage =
+      messageSid === undefined
+        ? undefined
+        : await this.storedMenu(state, this.messageMenuKey(messageSid));
+    return byMessage ?? (await this.storedMenu(state, this.menuKey(threadId)));
+  }
+
+  private async storedMenu(state: StateAdapter, key: string): Promise<TwilioOpenMenu | undefined> {
+    const stored = (await state.get(key)) as {
       choices?: TwilioMenuChoice[];
       quickReply?: boolean;
     } | null;

@@ -38,8 +38,11 @@ export interface TwilioWebhookTarget {
   readonly host: ChatHost | undefined;
   readonly options: ResolvedTwilioOptions;
   logger(): Logger;
-  /** The choices of the card last posted into a thread, if they are still open. */
-  menuOf(threadId: string): Promise<TwilioOpenMenu | undefined>;
+  /**
+   * The choices of the card sent as message `messageSid` when given and still remembered, else
+   * of the card last posted into the thread, if they are still open.
+   */
+  menuOf(threadId: string, messageSid?: string): Promise<TwilioOpenMenu | undefined>;
   /** Records an opt-out keyword and tells the bot's handlers. */
   optOut(payload: TwilioTextWebhook, kind: TwilioOptOutKind): Promise<void>;
   /** Remembers a thread's latest inbound message (WhatsApp's typing indicator replies to it). */
@@ -153,7 +156,8 @@ export async function handleTwilioWebhook(
 
 /**
  * A button tap. A tap on the quick reply of a card the adapter posted runs that button's action
- * with the button's own value (the thread remembers the card's choices); a tap on any other
+ * with the button's own value (the choices of the tapped message, by its
+ * `OriginalRepliedMessageSid`, else of the thread's last card); a tap on any other
  * template's button (one the bot sent itself by `contentSid`) runs the action named by its
  * `ButtonPayload`, its `ButtonText` as the value.
  */
@@ -164,7 +168,8 @@ async function runAction(
   options: WebhookOptions,
 ): Promise<void> {
   const threadId = inboundThreadId(payload);
-  const menu = await target.menuOf(threadId);
+  // A tap on an older card names that card's message: its choices, not the newest card's.
+  const menu = await target.menuOf(threadId, payload.originalRepliedMessageSid);
   const choice = menu?.quickReply
     ? menu.choices.find((option) => option.actionId === payload.buttonPayload)
     : undefined;

@@ -239,6 +239,40 @@ describe("WhatsApp cards are sent as quick-reply buttons through the Content API
     expect(messages).toEqual(["1"]);
   });
 
+  it("runs a tap on an older card with that card's value, found by OriginalRepliedMessageSid", async () => {
+    const h = await whatsappHarness();
+    const actions: Array<[string, string | undefined]> = [];
+    h.chat.onAction((event) => {
+      actions.push([event.actionId, event.value]);
+    });
+    const first = await h.chat.thread(WA_THREAD).post(approval("T-1"));
+    await h.chat.thread(WA_THREAD).post(approval("T-2"));
+
+    const tapOn = (original: string | undefined) =>
+      h.deliver(
+        h.sms("", {
+          From: WA_CUSTOMER,
+          To: WA_BOT,
+          ButtonPayload: "approve",
+          ButtonText: "Approve",
+          ...(original === undefined ? {} : { OriginalRepliedMessageSid: original }),
+        }),
+      );
+    await tapOn(first.id);
+    await h.clock.settle();
+    // Without the replied-to sid (or for one no longer remembered) the thread's last card counts.
+    await tapOn(undefined);
+    await h.clock.settle();
+    await tapOn(`SM${"f".repeat(32)}`);
+    await h.clock.settle();
+
+    expect(actions).toEqual([
+      ["approve", "T-1"],
+      ["approve", "T-2"],
+      ["approve", "T-2"],
+    ]);
+  });
+
   it("keeps the numbered menu where quick replies cannot express the card, and on SMS", async () => {
     const h = await whatsappHarness();
     const actions: Array<[string, string | undefined]> = [];
