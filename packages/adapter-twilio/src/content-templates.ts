@@ -49,7 +49,10 @@ export class QuickReplyTemplates {
       if (oldest !== undefined) this.pending.delete(oldest);
     }
     // A failed creation must not stick: the next post tries again.
-    lookup.catch(() => this.pending.delete(key));
+    // Only this lookup's own entry: a refresh may have replaced it with a newer one meanwhile.
+    lookup.catch(() => {
+      if (this.pending.get(key) === lookup) this.pending.delete(key);
+    });
     return lookup;
   }
 
@@ -68,7 +71,14 @@ export class QuickReplyTemplates {
     const sid =
       existing?.sid ??
       (await this.api.createContent(quickReplyTemplateRequest(buttons, template))).sid;
-    await state.set(stateKey, sid);
-    return sid;
+    if (refresh) {
+      await state.set(stateKey, sid);
+      return sid;
+    }
+    // Another replica may have created one at the same time: the first sid stored wins, so every
+    // replica sends the same template.
+    if (await state.setIfNotExists(stateKey, sid)) return sid;
+    const winner = await state.get<string>(stateKey);
+    return typeof winner === "string" && winner !== "" ? winner : sid;
   }
 }

@@ -58,6 +58,20 @@ function buttons(count: number) {
   });
 }
 
+function fakeApi(fake: FakeTwilio): TwilioApi {
+  return new TwilioApi({
+    accountSid: fake.accountSid,
+    authToken: fake.authToken,
+    apiKeySid: undefined,
+    apiKeySecret: undefined,
+    apiUrl: fake.url,
+    maxRetries: 0,
+    retryBaseDelayMs: 1,
+    clock: createFakeClock(),
+    logger: () => ({ debug() {}, info() {}, warn() {}, error() {} }),
+  });
+}
+
 async function whatsappHarness(config: Parameters<typeof createTwilioHarness>[0] = {}) {
   const h = await createTwilioHarness(config);
   closers.push(h);
@@ -445,6 +459,70 @@ describe("quick-reply templates are shared through the State and found again on 
       });
     }
     await expect(sendWith("four    spaces")).resolves.toMatchObject({ body: "four    spaces" });
+  });
+
+  it("keeps a refreshed template cached when an older lookup of the same set fails later", async () => {
+    const fake = await startFakeTwilio();
+    closers.push(fake);
+    const state = createMemoryState();
+    await state.connect();
+    const reads: string[] = [];
+    let release: (() => void) | undefined;
+    let gate: Promise<void> | undefined = new Promise((resolve) => {
+      release = resolve;
+    });
+    const gated = Object.assign(Object.create(state), {
+      get: async (key: string) => {
+        reads.push(key);
+        const waiting = gate;
+        gate = undefined;
+        if (waiting !== undefined) {
+          await waiting;
+          throw new Error("State read failed");
+        }
+        return state.get(key);
+      },
+    });
+    const templates = new QuickReplyTemplates(fakeApi(fake), () => gated);
+    const set = [{ id: "a", title: "A" }];
+
+    const older = templates.sidFor(set, "{{1}}");
+    const newer = await templates.sidFor(set, "{{1}}", true);
+    release?.();
+    await expect(older).rejects.toThrow("State read failed");
+
+    expect(await templates.sidFor(set, "{{1}}")).toBe(newer);
+    expect(reads).toHaveLength(1);
+  });
+
+  it("has racing replicas that both created a template agree on the first sid stored", async () => {
+    const fake = await startFakeTwilio();
+    closers.push(fake);
+    const state = createMemoryState();
+    await state.connect();
+    const api = fakeApi(fake);
+    // Both replicas look on Twilio before either creates, as two replicas racing would.
+    let arrived = 0;
+    let bothLooked: (() => void) | undefined;
+    const barrier = new Promise<void>((resolve) => {
+      bothLooked = resolve;
+    });
+    const racing = Object.assign(Object.create(api), {
+      findContent: async (name: string) => {
+        arrived += 1;
+        if (arrived === 2) bothLooked?.();
+        await barrier;
+        return api.findContent(name);
+      },
+    });
+    const one = new QuickReplyTemplates(racing, () => state);
+    const two = new QuickReplyTemplates(racing, () => state);
+    const set = [{ id: "a", title: "A" }];
+
+    const [a, b] = await Promise.all([one.sidFor(set, "{{1}}"), two.sidFor(set, "{{1}}")]);
+
+    expect(fake.contents).toHaveLength(2);
+    expect(a).toBe(b);
   });
 
   it("keeps a bounded number of button sets in memory and reads evicted ones from the State", async () => {
