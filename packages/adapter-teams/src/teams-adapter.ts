@@ -13,6 +13,8 @@ import {
   type ModalElement,
   NotSupportedError,
   type RawMessage,
+  type StreamChunk,
+  type StreamOptions,
   silentLogger,
   type ThreadInfo,
   type UserInfo,
@@ -49,6 +51,7 @@ import { activityForPost } from "./post.js";
 import { toTeamsReaction } from "./reactions.js";
 import { rememberReferences, type StoredUserReference, teamsUserKey } from "./references.js";
 import { toSdkLogger } from "./sdk-logger.js";
+import { streamTeamsByEditing, streamTeamsNatively } from "./stream.js";
 import {
   baseConversationId,
   decodeTeamsThreadId,
@@ -65,6 +68,8 @@ export { toAppOptions } from "./app-options.js";
 
 /** Teams' global connector endpoint, for users whose regional service URL is not known yet. */
 const DEFAULT_SERVICE_URL = "https://smba.trafficmanager.net/teams/";
+/** Teams throttles bot updates to about one a second. */
+const TEAMS_STREAM_INTERVAL_MS = 1_000;
 
 /**
  * Microsoft Teams on Microsoft's Teams SDK (`@microsoft/teams.apps`, `@microsoft/teams.api`,
@@ -77,7 +82,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   readonly name = TEAMS_ADAPTER_NAME;
   readonly userName: string;
   readonly capabilities = defineCapabilities({
-    streaming: "edit",
+    streaming: "native",
     cards: true,
     reactions: true,
     editMessage: true,
@@ -250,6 +255,31 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       activityForPost(message, this.converter),
     );
     return { id: sent.id, threadId, raw: sent };
+  }
+
+  /**
+   * Teams' streaming protocol in personal chats (`streamTeamsNatively`); elsewhere, where Teams
+   * has none, post + edit inside the adapter (`streamTeamsByEditing`). Updates are coalesced to
+   * one per `updateIntervalMs` (default 1 000 ms, Teams' throttle) on the adapter's clock.
+   */
+  stream(
+    threadId: string,
+    textStream: AsyncIterable<string | StreamChunk>,
+    options?: StreamOptions,
+  ): Promise<RawMessage> {
+    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+    const target = {
+      api: this.api,
+      clock: this.options.clock,
+      updateIntervalMs: options?.updateIntervalMs ?? TEAMS_STREAM_INTERVAL_MS,
+      serviceUrl,
+      conversationId,
+      threadId,
+      finalActivity: (text: string) => activityForPost({ markdown: text }, this.converter),
+    };
+    return isTeamsDM(threadId)
+      ? streamTeamsNatively(target, textStream)
+      : streamTeamsByEditing(target, textStream);
   }
 
   /**

@@ -8,7 +8,7 @@ const GRAPH =
 const FILES =
   "not ported: the inputs and expectations of these two index.test.ts attachment cases are not in the upstream revision this port read; Baton's attachment fetchers (file cards anonymously, connector content with the bot token, rehydration re-checking the origin) are covered by test/attachments.test.ts";
 const STREAMING =
-  'not built: Teams\' native streaming protocol (informative/streaming/final streaminfo entities in 1:1 chats) is not implemented; the adapter declares streaming: "edit" and the core streams by post + edit everywhere';
+  "not ported yet: Baton streams natively in 1:1 chats (streaminfo typing activities, then a final message; test/stream.test.ts) and by post + edit inside the adapter elsewhere, but these upstream cases pin placeholder handling (a placeholder as native status, buffered group-chat posts) whose inputs this port did not read, so they stay deferred";
 const INPUT_CARDS =
   "not built: upstream's input-request cards (a prompt card whose submitted inputs are parsed back into an answer) have no Baton counterpart in core's card model";
 
