@@ -24,7 +24,7 @@ describe("the Slack webhook benchmark", () => {
     expect(summarizeSlack(results, "baton")?.usersInfoPerUser).toBeLessThanOrEqual(1);
     const section = slackSection({ results, mentions: 12, handlerMs: 5 }).join("\n\n");
     expect(section).toContain("## Slack webhook");
-    expect(section).toMatch(/\| baton \| 2 \| .* \| ok \|/);
-    expect(section).toMatch(/\| upstream \| 2 \| .* \| ok \|/);
+    expect(section).toMatch(/\| baton +\| +2 \| .* \| ok +\|/);
+    expect(section).toMatch(/\| upstream +\| +2 \| .* \| ok +\|/);
   }, 120_000);
 });
