@@ -92,39 +92,3 @@ export async function streamTeamsNatively(
   if (result.failed) throw result.error;
   return { id: streamId ?? sent.id, threadId: target.threadId, raw: sent };
 }
-
-/**
- * Outside personal chats Teams has no streaming protocol: post the first text, edit the message
- * with the whole text at most every `updateIntervalMs`, and finish with the complete text. A
- * source that fails midway leaves the text so far posted and rethrows.
- */
-export async function streamTeamsByEditing(
-  target: TeamsStreamTarget,
-  source: AsyncIterable<string | StreamChunk>,
-): Promise<RawMessage> {
-  const { api, serviceUrl, conversationId } = target;
-  let messageId: string | undefined;
-  let last: unknown;
-  const result = await pacedText(source, target.clock, target.updateIntervalMs, async (text) => {
-    const activity = target.finalActivity(text);
-    last =
-      messageId === undefined
-        ? await api.send(serviceUrl, conversationId, activity)
-        : await api.update(serviceUrl, conversationId, messageId, activity as never);
-    messageId ??= (last as { id: string }).id;
-  });
-  if (result.failed && messageId === undefined) throw result.error;
-  if (messageId === undefined) {
-    last = await api.send(serviceUrl, conversationId, target.finalActivity(result.text));
-    messageId = (last as { id: string }).id;
-  } else if (result.text !== result.shown) {
-    last = await api.update(
-      serviceUrl,
-      conversationId,
-      messageId,
-      target.finalActivity(result.text) as never,
-    );
-  }
-  if (result.failed) throw result.error;
-  return { id: messageId, threadId: target.threadId, raw: last };
-}

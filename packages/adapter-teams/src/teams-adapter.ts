@@ -51,7 +51,7 @@ import { activityForPost } from "./post.js";
 import { toTeamsReaction } from "./reactions.js";
 import { rememberReferences, type StoredUserReference, teamsUserKey } from "./references.js";
 import { toSdkLogger } from "./sdk-logger.js";
-import { streamTeamsByEditing, streamTeamsNatively } from "./stream.js";
+import { streamTeamsNatively } from "./stream.js";
 import {
   baseConversationId,
   decodeTeamsThreadId,
@@ -258,15 +258,16 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   }
 
   /**
-   * Teams' streaming protocol in personal chats (`streamTeamsNatively`); elsewhere, where Teams
-   * has none, post + edit inside the adapter (`streamTeamsByEditing`). Updates are coalesced to
-   * one per `updateIntervalMs` (default 1 000 ms, Teams' throttle) on the adapter's clock.
+   * Teams' streaming protocol in personal chats (`streamTeamsNatively`), with updates coalesced
+   * to one per `updateIntervalMs` (default 1 000 ms, Teams' throttle) on the adapter's clock.
+   * Elsewhere Teams has none: `null`, without reading the stream, so the core posts and edits.
    */
-  stream(
+  async stream(
     threadId: string,
     textStream: AsyncIterable<string | StreamChunk>,
     options?: StreamOptions,
-  ): Promise<RawMessage> {
+  ): Promise<RawMessage | null> {
+    if (!isTeamsDM(threadId)) return null;
     const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
     const target = {
       api: this.api,
@@ -277,9 +278,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       threadId,
       finalActivity: (text: string) => activityForPost({ markdown: text }, this.converter),
     };
-    return isTeamsDM(threadId)
-      ? streamTeamsNatively(target, textStream)
-      : streamTeamsByEditing(target, textStream);
+    return streamTeamsNatively(target, textStream);
   }
 
   /**
