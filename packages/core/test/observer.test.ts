@@ -12,12 +12,13 @@ const DESIGN_OUTCOMES: Record<DispatchOutcome, true> = {
   preempted: true,
   "admission-rejected": true,
   expired: true,
+  "handed-off": true,
 };
 
 describe("DISPATCH_OUTCOMES", () => {
-  it("holds exactly the nine outcomes of DESIGN §8, each once", () => {
-    expect(DISPATCH_OUTCOMES).toHaveLength(9);
-    expect(new Set(DISPATCH_OUTCOMES).size).toBe(9);
+  it("holds exactly the ten outcomes of DESIGN §8 and ADR 0011, each once", () => {
+    expect(DISPATCH_OUTCOMES).toHaveLength(10);
+    expect(new Set(DISPATCH_OUTCOMES).size).toBe(10);
     expect([...DISPATCH_OUTCOMES].sort()).toEqual(Object.keys(DESIGN_OUTCOMES).sort());
   });
 });

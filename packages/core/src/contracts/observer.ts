@@ -9,6 +9,9 @@
  * - `preempted`: evicted from a full queue, or its run stopped on lease loss or shutdown.
  * - `admission-rejected`: refused at the admission bound, nothing written.
  * - `expired`: waited in a queue past its `expiresAt`.
+ * - `handed-off`: its part on this instance ended with its entry still in the State queue, for a
+ *   holder in another process (or a sweeper, or the next start after shutdown) to drain; this
+ *   span says nothing about whether it ran — the draining instance counts that (ADR 0011).
  */
 export type DispatchOutcome =
   | "handled"
@@ -19,7 +22,8 @@ export type DispatchOutcome =
   | "error"
   | "preempted"
   | "admission-rejected"
-  | "expired";
+  | "expired"
+  | "handed-off";
 
 /** Every {@link DispatchOutcome}, for exhaustive checks. */
 export const DISPATCH_OUTCOMES: readonly DispatchOutcome[] = [
@@ -32,6 +36,7 @@ export const DISPATCH_OUTCOMES: readonly DispatchOutcome[] = [
   "preempted",
   "admission-rejected",
   "expired",
+  "handed-off",
 ];
 
 /**
@@ -44,7 +49,7 @@ export interface DispatchAttributes {
   /** The route that ran ("mention", "subscribed", "direct-message", "patterns", "none"). */
   route?: string;
   strategy?: string;
-  /** On counters: the disposition counted (a {@link DispatchOutcome}, or `queued`). */
+  /** On counters: the {@link DispatchOutcome} counted (a `queued` delivery counts as `handed-off`). */
   outcome?: string;
 }
 

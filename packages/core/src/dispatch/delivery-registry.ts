@@ -115,13 +115,8 @@ export class DeliveryRegistry {
     }
     this.pending.delete(key);
     // A hand-off ends this instance's part: its handler run, if any, is reported by the instance
-    // that drains the entry. DESIGN §8's closed set has no outcome for it; see ADR 0011.
-    const outcome = disposition === "queued" ? "skipped" : disposition;
-    this.endSpan(
-      entry.span,
-      outcome,
-      disposition === "queued" ? "handed off to another instance" : reason,
-    );
+    // that drains the entry (ADR 0011).
+    this.endSpan(entry.span, spanOutcome(disposition), reason);
     entry.resolve(
       reason === undefined ? { outcome: disposition } : { outcome: disposition, reason },
     );
@@ -152,7 +147,7 @@ export class DeliveryRegistry {
       this.observer?.count?.("baton.deliveries", 1, {
         ...this.attributes,
         adapter,
-        outcome: disposition,
+        outcome: spanOutcome(disposition),
       }),
     );
   }
@@ -178,6 +173,11 @@ export class DeliveryRegistry {
       return undefined;
     }
   }
+}
+
+/** The closed-set outcome of a disposition: a `queued` one was handed off (ADR 0011). */
+function spanOutcome(disposition: DeliveryDisposition): DispatchOutcome {
+  return disposition === "queued" ? "handed-off" : disposition;
 }
 
 /** A span whose first `end` wins, so no path can close it twice. */

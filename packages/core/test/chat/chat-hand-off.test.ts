@@ -1,0 +1,97 @@
+import { Chat, type DispatchOutcome, type MessageContext, type Observer, sleep } from "@baton/core";
+import { createMemoryState } from "@baton/state-memory";
+import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
+import { describe, expect, it } from "vitest";
+import { createChatHarness } from "./chat-harness.js";
+
+const T1 = "mock:C1:T1";
+
+/** Records the outcome of each span end and of each `baton.deliveries` count. */
+function recorder() {
+  const ends: Array<{ outcome: DispatchOutcome; reason: string | undefined }> = [];
+  const counted: string[] = [];
+  const observer: Observer = {
+    startDispatch: () => ({
+      setAttributes: () => {},
+      end: (outcome, reason) => ends.push({ outcome, reason }),
+    }),
+    count: (name, _value, attributes) => {
+      if (name === "baton.deliveries") counted.push(String(attributes.outcome));
+    },
+  };
+  return { ends, counted, observer };
+}
+
+describe("hand-off outcome (ADR 0011)", () => {
+  it("ends the span of a message queued behind a holder in another instance as handed-off, and the holder counts its real outcome", async () => {
+    const clock = createFakeClock();
+    const state = createMemoryState({ clock });
+    const make = async (observer: Observer) => {
+      const adapter = createMockAdapter("mock");
+      const chat = new Chat({
+        userName: "bot",
+        adapters: { mock: adapter },
+        state,
+        logger: "silent",
+        clock,
+        concurrency: "queue",
+        observer,
+      });
+      const runs: string[] = [];
+      chat.onNewMention(async (_thread, message, context: MessageContext) => {
+        runs.push(message.id);
+        if (message.id === "long") await sleep(clock, 1_000, context.signal);
+      });
+      await chat.initialize();
+      return { chat, adapter, runs };
+    };
+    const holder = recorder();
+    const receiver = recorder();
+    const first = await make(holder.observer);
+    const second = await make(receiver.observer);
+
+    const long = first.chat.processMessage(
+      first.adapter,
+      T1,
+      createTestMessage({ id: "long", text: "@bot long", threadId: T1 }),
+    );
+    await clock.advance(10);
+    expect(first.runs).toEqual(["long"]);
+    const queued = await second.chat.processMessage(
+      second.adapter,
+      T1,
+      createTestMessage({ id: "waits", text: "@bot waits", threadId: T1 }),
+    );
+    expect(queued).toEqual({ outcome: "queued", reason: "held by another instance" });
+    expect(receiver.ends).toEqual([{ outcome: "handed-off", reason: "held by another instance" }]);
+    expect(receiver.counted).toEqual(["handed-off"]);
+
+    await clock.advance(1_000);
+    expect(await long).toEqual({ outcome: "handled" });
+    await clock.advance(10);
+    expect(first.runs).toEqual(["long", "waits"]);
+    expect(second.runs).toEqual([]);
+    // The drained message was accepted on the receiver, so only its disposition is counted here.
+    expect(holder.counted).toEqual(["handled", "handled"]);
+    expect(holder.ends).toEqual([{ outcome: "handled", reason: undefined }]);
+    await Promise.all([first.chat.shutdown(), second.chat.shutdown()]);
+  });
+
+  it("ends the span of a message parked at shutdown as handed-off, keeping the reason", async () => {
+    const { ends, counted, observer } = recorder();
+    const h = await createChatHarness({ concurrency: "queue", observer });
+    h.chat.onNewMention(async () => {});
+    const acquire = h.state.acquireLock.bind(h.state);
+    let shutdown: Promise<void> | undefined;
+    h.state.acquireLock = async (key, ttlMs) => {
+      const lock = await acquire(key, ttlMs);
+      shutdown ??= h.chat.shutdown();
+      return lock;
+    };
+    const result = await h.send("@bot racing shutdown").done;
+    await shutdown;
+    expect(result).toEqual({ outcome: "queued", reason: "parked at shutdown" });
+    expect(ends).toEqual([{ outcome: "handed-off", reason: "parked at shutdown" }]);
+    expect(counted).toEqual(["handed-off"]);
+  });
+});
