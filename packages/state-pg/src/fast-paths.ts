@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type {
   AcceptAndAcquireRequest,
   AcceptAndAcquireResult,
+  FastPathState,
   JsonValue,
   Lock,
   ReleaseAndNextResult,
@@ -11,10 +12,7 @@ import type { Executor } from "./executor.js";
 import { assertKey, assertTtlMs } from "./validate.js";
 
 /** The fused fast paths a backend offers; absent members fall back to the separate calls. */
-export interface OfferedFastPaths {
-  acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
-  releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
-}
+export type OfferedFastPaths = FastPathState;
 
 /** What the fused paths need of their backend. */
 export interface FastPathDeps {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type {
   AcceptAndAcquireRequest,
   AcceptAndAcquireResult,
+  FastPathState,
   Lock,
   QueueEntry,
   ReleaseAndNextResult,
@@ -13,10 +14,7 @@ import { ACCEPT_AND_ACQUIRE, RELEASE_AND_PEEK, RELEASE_LOCK } from "./scripts.js
 import { assertKey, assertReady, assertTtlMs, parseStored, pxArgument } from "./validate.js";
 
 /** The fused fast paths a backend offers; absent members fall back to the separate calls. */
-export interface OfferedFastPaths {
-  acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
-  releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
-}
+export type OfferedFastPaths = FastPathState;
 
 /** What the fused paths need of their backend. */
 export interface FastPathDeps {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { ChatHost } from "../contracts/adapter.js";
 import type { TurnGate } from "../coordination/turn-gate.js";
 import { AdmissionRejectedError, ShutdownError } from "../errors/index.js";
@@ -25,7 +26,11 @@ export class Lifecycle {
     private readonly config: ResolvedChatConfig,
     private readonly host: ChatHost,
     private readonly gate: TurnGate<unknown>,
-  ) {}
+  ) {
+    // Every lock session listening for shutdown adds a listener (removed when it ends); more
+    // than ten sessions in flight is normal load, not the leak Node's warning is meant for.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   /** Aborts when shutdown begins; every handler's `context.signal` follows it. */
   get shutdownSignal(): AbortSignal {
