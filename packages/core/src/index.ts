@@ -174,6 +174,7 @@ export {
   matchesEmoji,
   normalizeCommand,
 } from "./routing/index.js";
+export { checkHttpUrl, checkInteger, configOrEnv } from "./runtime/adapter-config.js";
 export {
   CALLBACK_KEY_PREFIX,
   CALLBACK_TTL_MS,
@@ -195,7 +196,6 @@ export {
   type LockScopeOption,
 } from "./runtime/chat-config.js";
 export type { ReleaseHoldOptions } from "./runtime/chat-coordination.js";
-export { checkHttpUrl, checkInteger, configOrEnv } from "./runtime/adapter-config.js";
 export { describeValue } from "./runtime/config-problems.js";
 export { adaptLogger, type PinoLikeLogger } from "./runtime/logger-adapter.js";
 export {
