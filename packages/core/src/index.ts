@@ -194,6 +194,7 @@ export {
   type LockConflictOption,
   type LockScopeContext,
   type LockScopeOption,
+  type StateRetryOptions,
 } from "./runtime/chat-config.js";
 export type { ReleaseHoldOptions } from "./runtime/chat-coordination.js";
 export { describeValue } from "./runtime/config-problems.js";
@@ -427,6 +428,15 @@ export type {
   OptionsLoadHandlerEvent,
 } from "./dispatch/handler-registry.js";
 export { MODAL_CONTEXT_TTL_MS } from "./dispatch/modal-context.js";
+export type {
+  AppContextChangedEvent,
+  AppContextEntity,
+  AppHomeOpenedEvent,
+  AssistantContextChangedEvent,
+  AssistantThreadContext,
+  AssistantThreadStartedEvent,
+  MemberJoinedChannelEvent,
+} from "./model/assistant-events.js";
 export type { ModalCloseEvent, ModalSubmitEvent, OptionsLoadEvent } from "./model/events.js";
 export { type LinkPreview, type SerializedLinkPreview } from "./model/link-preview.js";
 export {
@@ -437,6 +447,7 @@ export {
 } from "./model/message-subject.js";
 export type { OptionsLoadResult, SelectOptionGroup } from "./model/options-load-result.js";
 export { WORKFLOW_DESERIALIZE, WORKFLOW_SERIALIZE } from "./model/workflow-serde.js";
+export type { WithAdapter } from "./runtime/assistant-handlers.js";
 export { ChannelImpl, type ChannelOptions } from "./runtime/channel.js";
 export {
   DEFAULT_THREAD_HISTORY_MAX_MESSAGES,

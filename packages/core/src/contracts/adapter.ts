@@ -1,5 +1,12 @@
 import type { StreamChunk } from "../content/from-full-stream-chunks.js";
 import type { ModalElement, ModalResponse } from "../content/modals/index.js";
+import type {
+  AppContextChangedEvent,
+  AppHomeOpenedEvent,
+  AssistantContextChangedEvent,
+  AssistantThreadStartedEvent,
+  MemberJoinedChannelEvent,
+} from "../model/assistant-events.js";
 import type { Attachment } from "../model/attachment.js";
 import type {
   ActionEvent,
@@ -166,6 +173,33 @@ export interface ChatHost {
   processMessageDeleted(
     adapter: Adapter,
     event: MessageDeletedEvent,
+    options?: ProcessOptions,
+  ): Promise<void>;
+  // Slack's assistant and app surface. Optional so hosts written before them still compile; an
+  // adapter skips the event when its host lacks the entry point.
+  processAssistantThreadStarted?(
+    adapter: Adapter,
+    event: AssistantThreadStartedEvent,
+    options?: ProcessOptions,
+  ): Promise<void>;
+  processAssistantContextChanged?(
+    adapter: Adapter,
+    event: AssistantContextChangedEvent,
+    options?: ProcessOptions,
+  ): Promise<void>;
+  processAppHomeOpened?(
+    adapter: Adapter,
+    event: AppHomeOpenedEvent,
+    options?: ProcessOptions,
+  ): Promise<void>;
+  processAppContextChanged?(
+    adapter: Adapter,
+    event: AppContextChangedEvent,
+    options?: ProcessOptions,
+  ): Promise<void>;
+  processMemberJoinedChannel?(
+    adapter: Adapter,
+    event: MemberJoinedChannelEvent,
     options?: ProcessOptions,
   ): Promise<void>;
   // interactions: modals and dynamic selects

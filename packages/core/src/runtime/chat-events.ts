@@ -13,6 +13,13 @@ import {
   type SlashCommandHandlerEvent,
 } from "../dispatch/handler-registry.js";
 import type {
+  AppContextChangedEvent,
+  AppHomeOpenedEvent,
+  AssistantContextChangedEvent,
+  AssistantThreadStartedEvent,
+  MemberJoinedChannelEvent,
+} from "../model/assistant-events.js";
+import type {
   ActionEvent,
   MessageDeletedEvent,
   ModalCloseEvent,
@@ -23,6 +30,7 @@ import type {
 } from "../model/events.js";
 import type { Message } from "../model/message.js";
 import type { OptionsLoadResult } from "../model/options-load-result.js";
+import { AssistantHandlers, runAssistantHandlers, type WithAdapter } from "./assistant-handlers.js";
 import type { Channel } from "./channel.js";
 import type { EventWiring } from "./event-wiring.js";
 import { filtered } from "./handler-filters.js";
@@ -49,6 +57,7 @@ export type ChatModalCloseEvent = ModalCloseHandlerEvent<Thread, Channel, SentMe
  */
 export abstract class ChatEvents {
   protected readonly registry = new HandlerRegistry<Thread, Channel, SentMessage>();
+  protected readonly assistantHandlers = new AssistantHandlers();
   /** The dispatchers and turns, built by `Chat` once its config and lifecycle exist. */
   protected abstract readonly eventWiring: EventWiring;
 
@@ -115,6 +124,91 @@ export abstract class ChatEvents {
   /** Deletions of messages. */
   onMessageDeleted(handler: (event: MessageDeletedHandlerEvent<Thread>) => unknown): void {
     this.registry.messageDeleted.push(handler);
+  }
+
+  /** A user opened an assistant thread (Slack's AI assistant surface). */
+  onAssistantThreadStarted(
+    handler: (event: WithAdapter<AssistantThreadStartedEvent>) => unknown,
+  ): void {
+    this.assistantHandlers.threadStarted.push(handler);
+  }
+
+  /** The user moved elsewhere while an assistant thread is open. */
+  onAssistantContextChanged(
+    handler: (event: WithAdapter<AssistantContextChangedEvent>) => unknown,
+  ): void {
+    this.assistantHandlers.contextChanged.push(handler);
+  }
+
+  /** A user opened the app's home (its Home or Messages tab). */
+  onAppHomeOpened(handler: (event: WithAdapter<AppHomeOpenedEvent>) => unknown): void {
+    this.assistantHandlers.appHomeOpened.push(handler);
+  }
+
+  /** What the user is looking at changed while they talk to the agent. */
+  onAppContextChanged(handler: (event: WithAdapter<AppContextChangedEvent>) => unknown): void {
+    this.assistantHandlers.appContextChanged.push(handler);
+  }
+
+  /** A user joined a channel the bot is in. */
+  onMemberJoinedChannel(handler: (event: WithAdapter<MemberJoinedChannelEvent>) => unknown): void {
+    this.assistantHandlers.memberJoined.push(handler);
+  }
+
+  processAssistantThreadStarted(
+    adapter: Adapter,
+    event: AssistantThreadStartedEvent,
+    options?: ProcessOptions,
+  ): Promise<void> {
+    return this.runAssistant(this.assistantHandlers.threadStarted, adapter, event, options);
+  }
+
+  processAssistantContextChanged(
+    adapter: Adapter,
+    event: AssistantContextChangedEvent,
+    options?: ProcessOptions,
+  ): Promise<void> {
+    return this.runAssistant(this.assistantHandlers.contextChanged, adapter, event, options);
+  }
+
+  processAppHomeOpened(
+    adapter: Adapter,
+    event: AppHomeOpenedEvent,
+    options?: ProcessOptions,
+  ): Promise<void> {
+    return this.runAssistant(this.assistantHandlers.appHomeOpened, adapter, event, options);
+  }
+
+  processAppContextChanged(
+    adapter: Adapter,
+    event: AppContextChangedEvent,
+    options?: ProcessOptions,
+  ): Promise<void> {
+    return this.runAssistant(this.assistantHandlers.appContextChanged, adapter, event, options);
+  }
+
+  processMemberJoinedChannel(
+    adapter: Adapter,
+    event: MemberJoinedChannelEvent,
+    options?: ProcessOptions,
+  ): Promise<void> {
+    return this.runAssistant(this.assistantHandlers.memberJoined, adapter, event, options);
+  }
+
+  private runAssistant<T>(
+    handlers: readonly ((event: WithAdapter<T>) => unknown)[],
+    adapter: Adapter,
+    event: T,
+    options: ProcessOptions | undefined,
+  ): Promise<void> {
+    return this.eventWiring.turns.run(adapter, options, (registered) =>
+      runAssistantHandlers(
+        handlers,
+        { ...event, adapter: registered },
+        this.eventWiring.logger,
+        "assistant event",
+      ),
+    );
   }
 
   processAction(adapter: Adapter, event: ActionEvent, options?: ProcessOptions): Promise<void> {

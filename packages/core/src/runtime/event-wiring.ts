@@ -1,4 +1,5 @@
 import type { Adapter } from "../contracts/adapter.js";
+import type { Logger } from "../contracts/logger.js";
 import type { TurnGate } from "../coordination/turn-gate.js";
 import { EventDispatcher } from "../dispatch/event-dispatcher.js";
 import type { HandlerRegistry } from "../dispatch/handler-registry.js";
@@ -17,6 +18,8 @@ export interface EventWiring {
   readonly events: EventDispatcher<Thread, Channel>;
   readonly interactions: InteractionDispatcher<Thread, Channel, SentMessage>;
   readonly turns: EventTurns;
+  /** Where handler failures of events without a dispatcher of their own are logged. */
+  readonly logger: Logger;
 }
 
 /** What {@link wireEvents} needs from its `Chat`. */
@@ -61,5 +64,5 @@ export function wireEvents(deps: EventWiringDeps): EventWiring {
     gate,
     registered: (adapter) => deps.registered(adapter),
   });
-  return { events, interactions, turns };
+  return { events, interactions, turns, logger };
 }
