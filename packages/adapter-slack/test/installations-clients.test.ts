@@ -1,30 +1,21 @@
-import { randomBytes } from "node:crypto";
-import { Chat, ConfigError, type JsonValue } from "@baton/core";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  createSlackAdapter,
-  INSTALLATION_CACHE_TTL_MS,
-  isEncryptedTokenData,
-  type SlackInstallation,
-} from "../src/index.js";
+import { ConfigError } from "@baton/core";
+import { describe, expect, it, vi } from "vitest";
+import { createSlackAdapter } from "../src/index.js";
 import type { FakeSlackWorkspace } from "../src/testing/index.js";
 import {
   A,
   B,
-  CLIENT,
-  callback,
   clientToken,
-  closeHarnesses,
-  harnesses,
+  closeHarnessesAfterEach,
   install,
   mention,
   multi,
   ORG,
   tokensOf,
+  tracked,
 } from "./installs-fixtures.js";
-import { createSlackHarness } from "./slack-harness.js";
 
-afterEach(closeHarnesses);
+closeHarnessesAfterEach();
 
 describe("withBotToken", () => {
   it("sets token for duration of callback", async () => {
@@ -63,14 +54,12 @@ describe("withBotToken", () => {
 
 describe("direct WebClient access via adapter.client", () => {
   it("returns a WebClient bound to the static botToken in single-workspace mode", async () => {
-    const h = await createSlackHarness();
-    harnesses.push(h);
+    const h = await tracked();
     expect(clientToken(h)).toBe(h.fake.botToken);
   });
 
   it("caches the WebClient for repeated access with the same token", async () => {
-    const h = await createSlackHarness();
-    harnesses.push(h);
+    const h = await tracked();
     expect(h.adapter.client).toBe(h.adapter.client);
   });
 
@@ -80,8 +69,7 @@ describe("direct WebClient access via adapter.client", () => {
   });
 
   it("prefers the context token over the default in single-workspace mode", async () => {
-    const h = await createSlackHarness();
-    harnesses.push(h);
+    const h = await tracked();
     expect(h.adapter.withBotToken(A.botToken, () => clientToken(h))).toBe(A.botToken);
     expect(clientToken(h)).toBe(h.fake.botToken);
   });
@@ -324,8 +312,7 @@ describe("event routing via authorizations[]", () => {
 
 describe("webClient getter", () => {
   it("returns the underlying WebClient bound to the static botToken", async () => {
-    const h = await createSlackHarness();
-    harnesses.push(h);
+    const h = await tracked();
     expect(h.adapter.webClient.token).toBe(h.fake.botToken);
     expect(h.adapter.webClient).toBe(h.adapter.client);
   });
@@ -338,8 +325,7 @@ describe("webClient getter", () => {
   });
 
   it("returns the same instance across calls in single-workspace mode", async () => {
-    const h = await createSlackHarness();
-    harnesses.push(h);
+    const h = await tracked();
     expect(h.adapter.webClient).toBe(h.adapter.webClient);
   });
 

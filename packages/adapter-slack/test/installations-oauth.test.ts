@@ -1,29 +1,17 @@
-import { randomBytes } from "node:crypto";
-import { Chat, ConfigError, type JsonValue } from "@baton/core";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  createSlackAdapter,
-  INSTALLATION_CACHE_TTL_MS,
-  isEncryptedTokenData,
-  type SlackInstallation,
-} from "../src/index.js";
-import type { FakeSlackWorkspace } from "../src/testing/index.js";
+import { describe, expect, it } from "vitest";
 import {
   A,
   B,
   CLIENT,
   callback,
-  clientToken,
-  closeHarnesses,
-  install,
+  closeHarnessesAfterEach,
   mention,
   multi,
   ORG,
   tokensOf,
 } from "./installs-fixtures.js";
-import { createSlackHarness } from "./slack-harness.js";
 
-afterEach(closeHarnesses);
+closeHarnessesAfterEach();
 
 describe("handleOAuthCallback", () => {
   it("exchanges code for token and saves installation", async () => {

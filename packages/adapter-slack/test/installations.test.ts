@@ -1,30 +1,25 @@
 import { randomBytes } from "node:crypto";
 import { Chat, ConfigError, type JsonValue } from "@baton/core";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createSlackAdapter,
   INSTALLATION_CACHE_TTL_MS,
   isEncryptedTokenData,
-  type SlackInstallation,
 } from "../src/index.js";
-import type { FakeSlackWorkspace } from "../src/testing/index.js";
 import {
   A,
   B,
   CLIENT,
-  callback,
   clientToken,
-  closeHarnesses,
-  harnesses,
+  closeHarnessesAfterEach,
   install,
   mention,
   multi,
-  ORG,
   tokensOf,
+  tracked,
 } from "./installs-fixtures.js";
-import { createSlackHarness } from "./slack-harness.js";
 
-afterEach(closeHarnesses);
+closeHarnessesAfterEach();
 
 describe("multi-workspace mode", () => {
   it("creates adapter without botToken", () => {
@@ -183,11 +178,7 @@ describe("multi-workspace installs (Baton)", () => {
   });
 
   it("keeps the workspace's token in handlers the Chat runs detached after the answer", async () => {
-    const h = await createSlackHarness(
-      { botToken: undefined, ...CLIENT },
-      { dispatch: "deferred" },
-    );
-    harnesses.push(h);
+    const h = await tracked({ botToken: undefined, ...CLIENT }, { dispatch: "deferred" });
     h.fake.addWorkspace(A);
     h.fake.addWorkspace(B);
     await h.adapter.setInstallation(A.teamId, install(A));

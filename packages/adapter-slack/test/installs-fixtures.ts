@@ -1,5 +1,6 @@
 /** Shared fixtures of the Slack multi-workspace install tests (split by topic across files). */
 import type { WebClient } from "@slack/web-api";
+import { afterEach } from "vitest";
 import type { SlackAdapterConfig, SlackInstallation } from "../src/index.js";
 import type { FakeSlackWorkspace } from "../src/testing/index.js";
 import { createSlackHarness, type SlackHarness } from "./slack-harness.js";
@@ -23,12 +24,27 @@ export async function closeHarnesses(): Promise<void> {
   for (const harness of harnesses.splice(0)) await harness.close();
 }
 
+/**
+ * Closes the harnesses of each test after it ends; call once at the top of an installs test file.
+ */
+export function closeHarnessesAfterEach(): void {
+  afterEach(closeHarnesses);
+}
+
+/** A harness opened with `createSlackHarness`'s arguments, closed by {@link closeHarnesses}. */
+export async function tracked(
+  ...args: Parameters<typeof createSlackHarness>
+): Promise<SlackHarness> {
+  const h = await createSlackHarness(...args);
+  harnesses.push(h);
+  return h;
+}
+
 /** A multi-workspace app (no botToken) against the fake, which knows workspaces A and B. */
 export async function multi(config: Partial<SlackAdapterConfig> = {}) {
-  const h = await createSlackHarness({ botToken: undefined, ...CLIENT, ...config });
+  const h = await tracked({ botToken: undefined, ...CLIENT, ...config });
   h.fake.addWorkspace(A);
   h.fake.addWorkspace(B);
-  harnesses.push(h);
   return h;
 }
 
