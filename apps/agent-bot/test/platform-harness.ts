@@ -1,6 +1,6 @@
 import type { Adapter, StateAdapter } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
-import { createFakeClock } from "@baton/testing";
+import { createFakeClock, type FakeClock } from "@baton/testing";
 import { createLocalModel } from "../src/local-model.js";
 import { startAgentServer } from "../src/server.js";
 
@@ -17,13 +17,14 @@ export async function eventually<T>(read: () => T, predicate: (value: T) => bool
 /**
  * The agent server with one hosted platform at `path`, on the local model whose words follow a
  * fake clock: `write(n)` lets it produce `n` more words, so a test decides how far an answer got.
+ * Pass `modelClock` to share it with the adapter (e.g. Teams paces its stream updates on it).
  */
 export async function startAgentOn(
   adapter: Adapter,
   path: string,
   state: StateAdapter = createMemoryState(),
+  modelClock: FakeClock = createFakeClock(),
 ) {
-  const modelClock = createFakeClock();
   const server = await startAgentServer({
     state,
     model: createLocalModel({ clock: modelClock, chunkDelayMs: 1_000 }),
