@@ -1,6 +1,6 @@
-import { notRun } from "./drain.js";
 import type { LocalHolders } from "./local-holders.js";
 import { orphanDrainer, parkForAnotherInstance } from "./queue-turns.js";
+import { NotRunError } from "./state-retry.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
 
 interface ThreadSlots {
@@ -64,8 +64,8 @@ export function createConcurrentStrategy(
           },
           { signal: context.shutdownSignal },
         );
-        if (outcome === "not-run") await notRun(context, delivery.key);
-        else context.settle(delivery.key, outcome);
+        if (outcome === "not-run") throw new NotRunError(delivery.key);
+        context.settle(delivery.key, outcome);
       } finally {
         giveSlot(delivery.threadId);
       }

@@ -3,6 +3,7 @@ import { batchByThread, type ThreadBatch } from "./batches.js";
 import { latestHold } from "./hold-records.js";
 import type { LockSession } from "./lock-session.js";
 import { deliveryKeyOf, type RehydratedEntry, rehydrateEntry } from "./queued-message.js";
+import { StateRetry } from "./state-retry.js";
 import type { BatchOutcome, DeliveryDisposition, StrategyContext } from "./strategy.js";
 
 /** The most entries one drain round takes, so a flood cannot keep a round from ending. */
@@ -67,15 +68,24 @@ export async function runEntries(
       await requeue(context, lockKey, batches.slice(index), rawByKey);
       return;
     }
-    await runThreadBatch(context, session, batch);
+    if (!(await runThreadBatch(context, session, batch))) {
+      // The State failed past its retries while the lease lasted, or the lease or the runtime
+      // ended during them: the batch goes back to the queue for the next holder.
+      await requeue(context, lockKey, [batch], rawByKey);
+    }
   }
 }
 
+/**
+ * Runs one thread's batch and settles it. Routing that fails on the State is retried in place
+ * (the lock is still held) with the context's backoff; resolves false, settling nothing, when
+ * the session stopped being usable before a handler ran, so the caller requeues the batch.
+ */
 async function runThreadBatch(
   context: StrategyContext,
   session: LockSession,
   batch: ThreadBatch,
-): Promise<void> {
+): Promise<boolean> {
   session.beginRun();
   const nowMs = context.clock.now();
   for (const entry of [...batch.skipped, batch.latest]) {
@@ -86,27 +96,41 @@ async function runThreadBatch(
     messageId: batch.latest.message.id,
     skipped: batch.skipped.length,
   });
-  const outcome = await context.runBatch(
-    {
-      lockKey: session.lock.key,
-      adapter: batch.latest.adapter,
-      threadId: batch.threadId,
-      message: batch.latest.message,
-      skipped: batch.skipped.map((entry) => entry.message),
-      tenant: batch.latest.tenant,
-    },
-    {
-      signal: session.runSignal,
-      fence: session.lock.fence,
-      lockKey: session.lock.key,
-      adopt: () => session.adopt(),
-    },
-  );
+  const runOnce = () =>
+    context.runBatch(
+      {
+        lockKey: session.lock.key,
+        adapter: batch.latest.adapter,
+        threadId: batch.threadId,
+        message: batch.latest.message,
+        skipped: batch.skipped.map((entry) => entry.message),
+        tenant: batch.latest.tenant,
+      },
+      {
+        signal: session.runSignal,
+        fence: session.lock.fence,
+        lockKey: session.lock.key,
+        adopt: () => session.adopt(),
+      },
+    );
+  let outcome = await runOnce();
+  if (outcome === "not-run" && context.stateRetry) {
+    const retry = new StateRetry(context.stateRetry, context.clock);
+    while (outcome === "not-run" && session.usable && (await retry.wait(session.runSignal))) {
+      context.logger.warn("routing a drained batch failed on the State; retrying", {
+        threadId: batch.threadId,
+        messageId: batch.latest.message.id,
+        attempt: retry.attempt,
+      });
+      outcome = await runOnce();
+    }
+  }
   if (outcome === "not-run") {
+    if (!session.usable && context.stateRetry) return false;
     for (const entry of [...batch.skipped, batch.latest]) {
       await notRun(context, entry.deliveryKey);
     }
-    return;
+    return true;
   }
   const latest = dispositionOf(outcome, session);
   context.settle(batch.latest.deliveryKey, latest);
@@ -116,6 +140,7 @@ async function runThreadBatch(
       context.settle(entry.deliveryKey, "ignored", "no handler for the batch");
     else context.settle(entry.deliveryKey, "skipped", `folded into ${batch.latest.message.id}`);
   }
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { notRun } from "./drain.js";
 import { currentHold } from "./hold-records.js";
+import { NotRunError } from "./state-retry.js";
 import type { Delivery, Strategy, StrategyContext } from "./strategy.js";
 
 /**
@@ -8,7 +8,7 @@ import type { Delivery, Strategy, StrategyContext } from "./strategy.js";
  * message's author id is its `owner`, the handlers run at once, without the lock — as under
  * `concurrent` — and this resolves true; otherwise it does nothing and resolves false. `queue`
  * and `drop` call it only after their lock attempt failed, so an uncontended message never pays
- * for it.
+ * for it. Rejects with {@link NotRunError} when the State failed before the handlers ran.
  */
 export async function passHold(context: StrategyContext, delivery: Delivery): Promise<boolean> {
   const hold = await currentHold(context.state, delivery.lockKey);
@@ -25,8 +25,8 @@ export async function passHold(context: StrategyContext, delivery: Delivery): Pr
     },
     { signal: context.shutdownSignal },
   );
-  if (outcome === "not-run") await notRun(context, delivery.key);
-  else context.settle(delivery.key, outcome);
+  if (outcome === "not-run") throw new NotRunError(delivery.key);
+  context.settle(delivery.key, outcome);
   return true;
 }
 

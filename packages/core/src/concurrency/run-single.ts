@@ -1,9 +1,14 @@
-import { dispositionOf, notRun } from "./drain.js";
+import { dispositionOf } from "./drain.js";
 import type { LockSession } from "./lock-session.js";
 import { parkForAnotherInstance } from "./queue-turns.js";
+import { NotRunError } from "./state-retry.js";
 import type { Delivery, StrategyContext } from "./strategy.js";
 
-/** Runs the handlers for one delivery on its own, under `session`, and settles it. */
+/**
+ * Runs the handlers for one delivery on its own, under `session`, and settles it. Rejects with
+ * {@link NotRunError} when the State failed before any handler ran: the dispatcher retries or
+ * settles it.
+ */
 export async function runSingle(
   context: StrategyContext,
   session: LockSession,
@@ -34,6 +39,6 @@ export async function runSingle(
       adopt: () => session.adopt(),
     },
   );
-  if (outcome === "not-run") await notRun(context, delivery.key);
-  else context.settle(delivery.key, dispositionOf(outcome, session));
+  if (outcome === "not-run") throw new NotRunError(delivery.key);
+  context.settle(delivery.key, dispositionOf(outcome, session));
 }

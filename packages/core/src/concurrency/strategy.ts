@@ -3,6 +3,7 @@ import type { Adapter, DeliveryResult } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { Lock, QueueFullPolicy, StateAdapter } from "../contracts/state.js";
 import type { Message } from "../model/message.js";
+import type { StateRetryPolicy } from "./state-retry.js";
 
 /** How overlapping messages on one lock key are handled (DESIGN §6). */
 export type StrategyName = "drop" | "queue" | "debounce" | "burst" | "concurrent";
@@ -114,6 +115,11 @@ export interface StrategyContext {
   readonly settings: ConcurrencySettings;
   /** Aborts when the runtime shuts down. */
   readonly shutdownSignal: AbortSignal;
+  /**
+   * How a drained batch whose routing failed on the State is retried while its lock is held
+   * (ADR 0015). Absent: not retried; its messages end `error` at once.
+   */
+  readonly stateRetry?: StateRetryPolicy | undefined;
   /** Routes and runs the handlers for one batch. Never rejects: failures come back as `error`. */
   runBatch(batch: Batch, run: BatchRun): Promise<BatchOutcome>;
   /**

@@ -1,4 +1,6 @@
+import type { Clock } from "../clock/clock.js";
 import type { LocalHolders } from "../concurrency/local-holders.js";
+import { StateRetry, type StateRetryPolicy } from "../concurrency/state-retry.js";
 import type { Delivery, FusedAcquire, Strategy } from "../concurrency/strategy.js";
 import type { Adapter, DeliveryResult, LockScope } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
@@ -7,16 +9,10 @@ import type { StateAdapter } from "../contracts/state.js";
 import type { AdmissionBound, Permit } from "../coordination/admission-bound.js";
 import { AdmissionRejectedError, ValidationError } from "../errors/index.js";
 import type { Message } from "../model/message.js";
-import { lockKeyFor } from "../thread-id/index.js";
+import { assertMessage, type LockScopeResolver, resolveLockKey } from "./accept-checks.js";
 import type { DeliveryRegistry } from "./delivery-registry.js";
 
-/** Chooses the lock scope of a message: the user's option, else the adapter's, else thread. */
-export type LockScopeResolver = (context: {
-  adapter: Adapter;
-  threadId: string;
-  channelId: string;
-  isDM: boolean;
-}) => LockScope | Promise<LockScope>;
+export { type LockScopeResolver, resolveLockKey } from "./accept-checks.js";
 
 /** What the message pipeline needs. */
 export interface MessageDispatcherOptions {
@@ -43,6 +39,33 @@ export interface MessageDispatcherOptions {
    * reject: a failure would count as the delivery's.
    */
   readonly beforeRun?: (delivery: Delivery) => Promise<void>;
+  /**
+   * Retries a delivery whose State failed before its handler ran, when {@link RunOptions}
+   * ask for it (ADR 0015). Absent: never retried.
+   */
+  readonly stateRetry?: {
+    readonly policy: StateRetryPolicy;
+    readonly clock: Clock;
+    /** Aborts every backoff wait: at shutdown the delivery ends `error` at once. */
+    readonly shutdownSignal: AbortSignal;
+  };
+}
+
+/** How {@link MessageDispatcher.run} runs one accepted delivery. */
+export interface RunOptions {
+  /** Aborts the delivery's handler (detach timeout), and any retry wait. */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * True once the platform was answered (deferred dispatch): it will not redeliver, so a State
+   * failure before the handler is retried in-process instead of ending `error` at once.
+   */
+  readonly retryStateFailures?: boolean;
+}
+
+/** One delivery's retries and the signal that ends their waits. */
+interface DeliveryRetry {
+  readonly retry: StateRetry;
+  readonly signal: AbortSignal;
 }
 
 /** A delivery that passed admission and acceptance; {@link MessageDispatcher.run} finishes it. */
@@ -120,15 +143,16 @@ export class MessageDispatcher {
   /**
    * Runs an accepted delivery through the strategy and resolves with its disposition. The
    * permit is released only when the delivery is settled AND this caller's strategy work (drain,
-   * lock release) has ended. `signal`, when given, aborts the delivery's handler (detach timeout).
+   * lock release) has ended. See {@link RunOptions} for the signal and the retries.
    */
-  async run(accepted: AcceptedDelivery, signal?: AbortSignal): Promise<DeliveryResult> {
+  async run(accepted: AcceptedDelivery, options: RunOptions = {}): Promise<DeliveryResult> {
     const { registry } = this.options;
     const { delivery, permit, span } = accepted;
+    const { signal } = options;
     const result = registry.track(delivery.key, delivery.lockKey, span, signal);
     try {
       await this.options.beforeRun?.(delivery);
-      await this.submit(delivery);
+      await this.submit(delivery, options.retryStateFailures ? this.retryFor(signal) : undefined);
       return await result;
     } finally {
       permit.release();
@@ -213,30 +237,68 @@ export class MessageDispatcher {
     }
   }
 
-  private async submit(delivery: Delivery): Promise<void> {
+  /** The retries of one delivery, waiting on shutdown and on the delivery's own signal. */
+  private retryFor(signal: AbortSignal | undefined): DeliveryRetry | undefined {
+    const retry = this.options.stateRetry;
+    if (!retry) return undefined;
+    const waitSignal = signal
+      ? AbortSignal.any([retry.shutdownSignal, signal])
+      : retry.shutdownSignal;
+    return { retry: new StateRetry(retry.policy, retry.clock), signal: waitSignal };
+  }
+
+  /**
+   * Runs the strategy for a delivery. When it rejects before the delivery was settled (the State
+   * failed before any handler ran, and nothing of the delivery is queued), the strategy is run
+   * again after a backoff while `retry` allows; then the mark is removed and it ends `error`.
+   */
+  private async submit(delivery: Delivery, retry: DeliveryRetry | undefined): Promise<void> {
     const { registry, holders, logger } = this.options;
-    try {
-      await this.options.strategy().submit(delivery);
-    } catch (error) {
-      await this.releaseUntaken(delivery);
-      if (registry.isSettled(delivery.key)) {
-        // The delivery itself ended; the State failed later (e.g. while draining others), and
-        // what is still queued is left to the next holder or the sweeper.
-        logger.warn("the State failed after the delivery ended; the queue is left to the sweeper", {
-          key: delivery.key,
-          error,
-        });
+    let current = delivery;
+    for (;;) {
+      try {
+        await this.options.strategy().submit(current);
+        break;
+      } catch (error) {
+        await this.releaseUntaken(current);
+        if (registry.isSettled(delivery.key)) {
+          // The delivery itself ended; the State failed later (e.g. while draining others), and
+          // what is still queued is left to the next holder or the sweeper.
+          logger.warn(
+            "the State failed after the delivery ended; the queue is left to the sweeper",
+            {
+              key: delivery.key,
+              error,
+            },
+          );
+          return;
+        }
+        if (retry && (await retry.retry.wait(retry.signal))) {
+          logger.warn("the State failed before the handler ran; retrying", {
+            key: delivery.key,
+            attempt: retry.retry.attempt,
+            error,
+          });
+          // A fused lock taken at accept is gone by now: the retry takes its own.
+          current = { ...delivery, fused: undefined };
+          continue;
+        }
+        logger.error(
+          retry
+            ? "dispatch failed before the handler ran, and its retries too"
+            : "dispatch failed before the handler ran; the retry will be processed",
+          {
+            key: delivery.key,
+            attempts: retry ? retry.retry.attempt + 1 : 1,
+            error,
+          },
+        );
+        await this.forget(delivery.key);
+        registry.settle(delivery.key, "error", "state failed before the handler");
         return;
       }
-      logger.error("dispatch failed before the handler ran; the retry will be processed", {
-        key: delivery.key,
-        error,
-      });
-      await this.forget(delivery.key);
-      registry.settle(delivery.key, "error", "state failed before the handler");
-      return;
     }
-    await this.releaseUntaken(delivery);
+    await this.releaseUntaken(current);
     // A delivery not settled by now waits for a local holder's drain; with no local holder its
     // entry is in the shared queue for another instance, so waiting here could last forever.
     if (!registry.isSettled(delivery.key) && !holders.has(delivery.lockKey)) {
@@ -288,28 +350,6 @@ export class MessageDispatcher {
   }
 }
 
-/**
- * The lock key of a thread: the `lockScope` option (value or resolver), else the adapter's
- * `lockScope`, else `"thread"`. Rejects when a resolver fails or returns something else.
- */
-export async function resolveLockKey(
-  option: LockScopeResolver | LockScope | undefined,
-  adapter: Adapter,
-  threadId: string,
-): Promise<string> {
-  const channelId = adapter.channelIdFromThreadId(threadId);
-  const scope =
-    typeof option === "function"
-      ? await option({ adapter, threadId, channelId, isDM: adapter.isDM?.(threadId) ?? false })
-      : (option ?? adapter.lockScope ?? "thread");
-  if (scope !== "thread" && scope !== "channel") {
-    throw new ValidationError(`lockScope resolver returned ${JSON.stringify(scope)}`, {
-      step: "resolve lock scope",
-    });
-  }
-  return lockKeyFor(scope, threadId, channelId);
-}
-
 /** True when `value` is a final result rather than an accepted delivery. */
 export function isFinalResult(value: AcceptedDelivery | DeliveryResult): value is DeliveryResult {
   return "outcome" in value;
@@ -325,19 +365,5 @@ export async function forgetDedupeMark(
     await state.delete(dedupeKey(deliveryKey));
   } catch (error) {
     logger.warn("could not remove the dedupe mark; a retry may be skipped", { deliveryKey, error });
-  }
-}
-
-function assertMessage(message: Message, threadId: string): void {
-  const problems: string[] = [];
-  if (typeof threadId !== "string" || threadId.length === 0) problems.push("threadId is empty");
-  if (typeof message?.id !== "string" || message.id.length === 0)
-    problems.push("message.id is empty");
-  if (typeof message?.text !== "string") problems.push("message.text is not a string");
-  if (typeof message?.author !== "object" || message.author === null) {
-    problems.push("message.author is missing");
-  }
-  if (problems.length > 0) {
-    throw new ValidationError(problems.join("; "), { step: "validate incoming message" });
   }
 }

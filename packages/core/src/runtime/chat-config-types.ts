@@ -1,4 +1,5 @@
 import type { Clock } from "../clock/index.js";
+import type { StateRetryPolicy } from "../concurrency/state-retry.js";
 import type { StrategyName } from "../concurrency/strategy.js";
 import type { Adapter, LockScope } from "../contracts/adapter.js";
 import type { Logger, LogLevel } from "../contracts/logger.js";
@@ -6,6 +7,7 @@ import type { Observer } from "../contracts/observer.js";
 import type { QueueFullPolicy, StateAdapter } from "../contracts/state.js";
 import type { Message } from "../model/message.js";
 import type { ResolvedThreadHistory, ThreadHistoryOptions } from "./chat-config-history.js";
+import type { StateRetryOptions } from "./chat-config-retry.js";
 import type { PinoLikeLogger } from "./logger-adapter.js";
 
 export type { StrategyName };
@@ -118,6 +120,13 @@ export interface ChatConfig extends UpstreamOnlyOptions {
   dedupeTtlMs?: number;
   /** `deferred` answers the webhook before the handler runs; `sync` after. Default `"deferred"`. */
   dispatch?: DispatchMode;
+  /**
+   * Under deferred dispatch the platform was answered before the handler ran, so it will not
+   * redeliver: a State failure before the handler is retried in-process with capped exponential
+   * backoff (ADR 0015), then the message ends `error` with its record. Shutdown ends the waits at
+   * once. `false`: no retry. Default `{ initialDelayMs: 250, maxDelayMs: 5000, budgetMs: 30000 }`.
+   */
+  stateRetry?: StateRetryOptions | false;
   /** A logger, or the level of a console logger. Default `ConsoleLogger("info")`. */
   logger?: Logger | PinoLikeLogger | LogLevel;
   /** Receives spans and counters. Default: none. */
@@ -164,6 +173,8 @@ export interface ResolvedChatConfig {
   readonly lockScope: LockScopeOption | undefined;
   readonly dedupeTtlMs: number;
   readonly dispatch: DispatchMode;
+  /** The in-process retry of State failures after a deferred ack; `null`: none. */
+  readonly stateRetry: StateRetryPolicy | null;
   readonly logger: Logger;
   readonly observer: Observer;
   readonly clock: Clock;

@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors/index.js";
 import { resolveThreadHistory, resolveUserCacheTtl } from "./chat-config-history.js";
+import { resolveStateRetry } from "./chat-config-retry.js";
 import { resolveStreamingOptions } from "./chat-config-streaming.js";
 import type {
   ChatConfig,
@@ -21,6 +22,7 @@ import { ConfigProblems, describeValue, isPlainObject } from "./config-problems.
 import { checkKnownKeys } from "./known-keys.js";
 import { resolveConcurrency } from "./resolve-concurrency.js";
 
+export type { StateRetryOptions } from "./chat-config-retry.js";
 export type {
   ChatConfig,
   ConcurrencyOptions,
@@ -49,6 +51,7 @@ const CHAT_CONFIG_KEYS = [
   "lockScope",
   "dedupeTtlMs",
   "dispatch",
+  "stateRetry",
   "logger",
   "observer",
   "clock",
@@ -109,6 +112,7 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
     given.dispatch === undefined
       ? "deferred"
       : (found.oneOf<DispatchMode>("dispatch", given.dispatch, ["deferred", "sync"]) ?? "deferred");
+  const stateRetry = resolveStateRetry(found, given.stateRetry);
   const logger = resolveLogger(found, given.logger);
   const observer = checkObserver(found, given.observer);
   const clock = checkClock(found, given.clock);
@@ -147,6 +151,7 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
     lockScope,
     dedupeTtlMs,
     dispatch,
+    stateRetry,
     logger,
     observer,
     clock,

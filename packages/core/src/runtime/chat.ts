@@ -101,6 +101,9 @@ export class Chat extends ChatEvents implements ChatHost {
       strategy: () => this.wiring.strategy,
       isClosed: () => this.lifecycle.closed,
       beforeRun: (delivery) => this.services.recordIncoming(delivery.adapter, delivery.message),
+      stateRetry: this.config.stateRetry
+        ? { policy: this.config.stateRetry, clock: this.config.clock, shutdownSignal }
+        : undefined,
     });
     this.eventWiring = wireEvents({
       config: this.config,

@@ -4,8 +4,10 @@ import type { AcceptedDelivery, MessageDispatcher } from "../dispatch/message-di
 import { DetachTimeoutError } from "../errors/index.js";
 
 /**
- * Runs an accepted delivery; with `timeoutMs`, its handler's signal aborts with a
- * `DetachTimeoutError` once that much clock time has passed, so detached work cannot run forever.
+ * Runs an accepted delivery after its webhook was answered, so a State failure before the
+ * handler is retried in-process (ADR 0015); with `timeoutMs`, its handler's signal (and any retry
+ * wait) aborts with a `DetachTimeoutError` once that much clock time has passed, so detached work
+ * cannot run forever.
  */
 export async function runWithDetachTimeout(
   messages: MessageDispatcher,
@@ -13,7 +15,7 @@ export async function runWithDetachTimeout(
   timeoutMs: number | undefined,
   accepted: AcceptedDelivery,
 ): Promise<DeliveryResult> {
-  if (timeoutMs === undefined) return messages.run(accepted);
+  if (timeoutMs === undefined) return messages.run(accepted, { retryStateFailures: true });
   const bound = new AbortController();
   const timer = clock.setTimeout(() => {
     bound.abort(
@@ -23,7 +25,7 @@ export async function runWithDetachTimeout(
     );
   }, timeoutMs);
   try {
-    return await messages.run(accepted, bound.signal);
+    return await messages.run(accepted, { signal: bound.signal, retryStateFailures: true });
   } finally {
     clock.clearTimeout(timer);
   }

@@ -98,6 +98,7 @@ export function wireStrategy<TThread, TChannel>(
     logger,
     settings,
     shutdownSignal,
+    stateRetry: config.stateRetry ?? undefined,
     runBatch,
     settle: (key, disposition, reason) => deliveries.settle(key, disposition, reason),
     unaccept: (key) => forgetDedupeMark(config.state, logger, key),
