@@ -78,6 +78,26 @@ export function createAnonymousAttachmentFetchData(url: string): () => Promise<U
   };
 }
 
+/**
+ * The adapter's fetchers: file links anonymously ({@link createAnonymousAttachmentFetchData}),
+ * connector content with the bot's token from `botToken`; redirects are refused either way.
+ */
+export function createTeamsAttachmentFetchers(
+  botToken: () => Promise<string>,
+): TeamsAttachmentFetchers {
+  return {
+    createAnonymousFetchData: createAnonymousAttachmentFetchData,
+    fetchAuthenticated: async (url) => {
+      const response = await fetch(url, {
+        headers: { authorization: `Bearer ${await botToken()}` },
+        redirect: "error",
+      });
+      if (!response.ok) throw new Error(`teams: attachment download failed: ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+}
+
 /** The bot's token goes only to https URLs on the connector's own origin. */
 function botFetchData(
   url: string,

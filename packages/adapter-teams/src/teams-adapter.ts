@@ -1,13 +1,11 @@
 import {
   type Adapter,
   type AdapterPostableMessage,
-  type Attachment,
   type ChatHost,
   ConfigError,
   defineCapabilities,
   type EphemeralMessage,
   type FetchMessagesResult,
-  type JsonValue,
   type Logger,
   type Message,
   type ModalElement,
@@ -18,17 +16,12 @@ import {
   silentLogger,
   type ThreadInfo,
   type UserInfo,
-  ValidationError,
   type WebhookOptions,
 } from "@baton/core";
 import type { Root } from "mdast";
 import { TeamsApi } from "./api.js";
 import { toAppOptions } from "./app-options.js";
-import {
-  createAnonymousAttachmentFetchData,
-  rehydrateTeamsAttachment,
-  type TeamsAttachmentFetchers,
-} from "./attachments.js";
+import { createTeamsAttachmentFetchers, type TeamsAttachmentFetchers } from "./attachments.js";
 import { PendingDialogs } from "./dialogs.js";
 import type {
   TeamsConversationUpdateEvent,
@@ -39,17 +32,18 @@ import { TeamsFormatConverter } from "./format.js";
 import { TeamsGraph } from "./graph/client.js";
 import { graphPerTenant } from "./graph/tenants.js";
 import { cachedToken } from "./graph/token.js";
-import { userFromGraph } from "./graph/user.js";
-import { isBotAccount, messageFromActivity, threadIdOf } from "./message.js";
+import { TeamsLifecycleEvents } from "./lifecycle.js";
+import { isBotAccount, messageFromActivity } from "./message.js";
 import {
   type ResolvedTeamsOptions,
   resolveTeamsOptions,
   type TeamsAdapterConfig,
 } from "./options.js";
-import { parseTeamsActivity, type TeamsActivity } from "./parse.js";
+import { parseTeamsActivity } from "./parse.js";
 import { activityForPost } from "./post.js";
+import { openTeamsDM } from "./proactive.js";
 import { toTeamsReaction } from "./reactions.js";
-import { rememberReferences, type StoredUserReference, teamsUserKey } from "./references.js";
+import { rememberReferences } from "./references.js";
 import { toSdkLogger } from "./sdk-logger.js";
 import { streamTeamsNatively } from "./stream.js";
 import {
@@ -61,13 +55,12 @@ import {
   type TeamsThreadData,
   teamsChannelIdFromThreadId,
 } from "./thread-id.js";
+import { lookupTeamsUser } from "./user-lookup.js";
 import { TeamsHost } from "./verify.js";
 import { handleTeamsWebhook } from "./webhook.js";
 
 export { toAppOptions } from "./app-options.js";
 
-/** Teams' global connector endpoint, for users whose regional service URL is not known yet. */
-const DEFAULT_SERVICE_URL = "https://smba.trafficmanager.net/teams/";
 /** Teams throttles bot updates to about one a second. */
 const TEAMS_STREAM_INTERVAL_MS = 1_000;
 
@@ -102,21 +95,10 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private readonly api: TeamsApi;
   /** Graph with the app's own credentials, per tenant; tokens reused until shortly before expiry. */
   private readonly graph: (tenantId: string | undefined) => TeamsGraph;
-  private readonly conversationHandlers: TeamsEventHandler<TeamsConversationUpdateEvent>[] = [];
-  private readonly installationHandlers: TeamsEventHandler<TeamsInstallationUpdateEvent>[] = [];
+  private readonly lifecycle: TeamsLifecycleEvents;
   private readonly dialogs: PendingDialogs;
   /** Attachment downloads: file links anonymously, connector content with the bot's token. */
-  private readonly fetchers: TeamsAttachmentFetchers = {
-    createAnonymousFetchData: createAnonymousAttachmentFetchData,
-    fetchAuthenticated: async (url) => {
-      const response = await fetch(url, {
-        headers: { authorization: `Bearer ${await this.sdk.botToken()}` },
-        redirect: "error",
-      });
-      if (!response.ok) throw new Error(`teams: attachment download failed: ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
-    },
-  };
+  private readonly fetchers: TeamsAttachmentFetchers;
 
   /** The options with every default applied. */
   readonly options: ResolvedTeamsOptions;
@@ -127,11 +109,13 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     this.options = options;
     this.userName = options.userName;
     this.dialogs = new PendingDialogs(options.clock, options.dialogOpenTimeoutMs);
+    this.lifecycle = new TeamsLifecycleEvents(options.appId, () => this.logger());
     this.sdk = new TeamsHost(
       toAppOptions(options),
       options.cloud,
       toSdkLogger(() => this.logger()),
     );
+    this.fetchers = createTeamsAttachmentFetchers(() => this.sdk.botToken());
     this.api = new TeamsApi({
       ...options,
       token: () => this.sdk.botToken(),
@@ -168,7 +152,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
             this.options.appId,
             activity,
           ),
-        lifecycle: (activity) => this.lifecycle(activity),
+        lifecycle: (activity) => this.lifecycle.dispatch(activity),
         dialogs: this.dialogs,
         fetchers: this.fetchers,
       },
@@ -192,12 +176,12 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
 
   /** Calls `handler` when members join or leave a conversation, or the bot is added. */
   onConversationUpdate(handler: TeamsEventHandler<TeamsConversationUpdateEvent>): void {
-    this.conversationHandlers.push(handler);
+    this.lifecycle.onConversationUpdate(handler);
   }
 
   /** Calls `handler` when the app is installed or removed. */
   onInstallationUpdate(handler: TeamsEventHandler<TeamsInstallationUpdateEvent>): void {
-    this.installationHandlers.push(handler);
+    this.lifecycle.onInstallationUpdate(handler);
   }
 
   encodeThreadId(data: TeamsThreadData): string {
@@ -343,23 +327,9 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
    * tenant at all, a `ValidationError`: Teams creates no conversation without one.
    */
   async openDM(userId: string): Promise<string> {
-    const stored = await this.chatHost("open a DM").getState().get<JsonValue>(teamsUserKey(userId));
-    const reference = stored as unknown as StoredUserReference | null;
-    const tenantId = reference?.tenantId ?? this.options.appTenantId;
-    if (tenantId === undefined) {
-      throw new ValidationError(
-        `teams: no tenant to open a DM with ${userId} in: set appTenantId, or let the user ` +
-          "message the bot once so their conversation reference is stored",
-        { step: "open teams dm" },
-      );
-    }
-    const serviceUrl = reference?.serviceUrl ?? DEFAULT_SERVICE_URL;
-    const conversation = await this.api.createConversation(serviceUrl, {
-      botId: reference?.botId ?? `28:${this.options.appId}`,
-      userId,
-      tenantId,
-    });
-    return encodeTeamsThreadId({ conversationId: conversation.id, serviceUrl });
+    const { appId, appTenantId } = this.options;
+    const state = this.chatHost("open a DM").getState();
+    return openTeamsDM({ state, api: this.api, appId, appTenantId }, userId);
   }
 
   /**
@@ -370,46 +340,13 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
    */
   async getUser(userId: string): Promise<UserInfo | null> {
     if (this.host === undefined) return null;
-    const stored = await this.host.getState().get<JsonValue>(teamsUserKey(userId));
-    const reference = stored as unknown as StoredUserReference | null;
-    if (reference?.aadObjectId === undefined) return null;
-    const graph = this.graph(reference.tenantId ?? this.options.appTenantId);
-    try {
-      return userFromGraph(userId, await graph.getUser(reference.aadObjectId));
-    } catch (error) {
-      this.logger().warn("teams: graph user lookup failed", { userId, error });
-      return null;
-    }
-  }
-
-  private async lifecycle(activity: TeamsActivity): Promise<void> {
-    const threadId = threadIdOf(activity);
-    const raw = activity.raw as unknown as JsonValue;
-    if (activity.type === "conversationUpdate") {
-      const event: TeamsConversationUpdateEvent = {
-        threadId,
-        membersAdded: activity.membersAdded,
-        membersRemoved: activity.membersRemoved,
-        botAdded: activity.membersAdded.some((member) =>
-          isBotAccount(this.options.appId, member.id),
-        ),
-        raw,
-      };
-      await this.emit(this.conversationHandlers, event, "conversation update handler");
-      return;
-    }
-    const event: TeamsInstallationUpdateEvent = { threadId, action: activity.action, raw };
-    await this.emit(this.installationHandlers, event, "installation update handler");
-  }
-
-  private async emit<E>(handlers: readonly TeamsEventHandler<E>[], event: E, what: string) {
-    for (const handler of handlers) {
-      try {
-        await handler(event);
-      } catch (error) {
-        this.logger().error(`teams: ${what} failed`, { error });
-      }
-    }
+    const deps = {
+      state: this.host.getState(),
+      graph: this.graph,
+      appTenantId: this.options.appTenantId,
+      logger: () => this.logger(),
+    };
+    return lookupTeamsUser(deps, userId);
   }
 
   private logger(): Logger {
