@@ -82,7 +82,12 @@ function twilioMappings(): FileMapping[] {
 
 /** Upstream's adapter-slack test files, each ported by the Baton test file of the same concern. */
 function slackMappings(): FileMapping[] {
-  const webhook = ["webhook.test.ts", "security.test.ts", "interactions.test.ts"];
+  const webhook = [
+    "webhook.test.ts",
+    "webhook-messages.test.ts",
+    "security.test.ts",
+    "interactions.test.ts",
+  ];
   const pairs: Array<[string, string[]]> = [
     ["agent-context.test.ts", ["agent-context.test.ts"]],
     ["api/boundary.test.ts", []],
