@@ -59,6 +59,12 @@ import {
 import { TELEGRAM_MESSAGE_LIMIT, truncateForTelegram } from "./truncate.js";
 import { dispatchTelegramUpdate, type TelegramUpdateTarget } from "./updates.js";
 import { handleTelegramWebhook } from "./webhook.js";
+import {
+  resetTelegramWebhook,
+  setTelegramWebhook,
+  type TelegramWebhookRegistration,
+  telegramHasWebhook,
+} from "./webhook-registration.js";
 
 /**
  * Telegram through the Bot API (upstream `@chat-adapter/telegram`'s shape), on telegraf's
@@ -121,10 +127,7 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
     if (this.options.mode === "polling") {
       await this.startPolling();
     } else if (this.options.mode === "auto" && !isServerlessRuntime(process.env)) {
-      const info = await this.api
-        .call<{ url?: string }>("getWebhookInfo")
-        .catch(() => ({ url: "unknown" }));
-      if (!info.url) await this.startPolling();
+      if (!(await telegramHasWebhook(this.api))) await this.startPolling();
     }
   }
 
@@ -164,19 +167,13 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   }
 
   /** Points Telegram's webhook at `url`, with the configured secret token. */
-  async setWebhook(url: string, options: { allowedUpdates?: readonly string[] } = {}) {
-    await this.api.call("setWebhook", {
-      url,
-      ...(this.options.secretToken === undefined ? {} : { secret_token: this.options.secretToken }),
-      ...(options.allowedUpdates === undefined ? {} : { allowed_updates: options.allowedUpdates }),
-    });
+  async setWebhook(url: string, options: TelegramWebhookRegistration = {}): Promise<void> {
+    await setTelegramWebhook(this.api, this.options.secretToken, url, options);
   }
 
   /** Removes the webhook (Telegram then allows `getUpdates`). */
   async resetWebhook(options: { dropPendingUpdates?: boolean } = {}): Promise<void> {
-    await this.api.call("deleteWebhook", {
-      drop_pending_updates: options.dropPendingUpdates === true,
-    });
+    await resetTelegramWebhook(this.api, options);
   }
 
   /** Calls `handler` when the bot's membership of a chat changes (`my_chat_member`). */
@@ -356,7 +353,7 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   private async startPolling(): Promise<void> {
     this.chatHost("start polling");
     if (this.options.longPolling.deleteWebhook) {
-      await this.api.call("deleteWebhook", { drop_pending_updates: false });
+      await resetTelegramWebhook(this.api);
     }
     this.poller.start();
   }
