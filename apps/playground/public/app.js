@@ -1,4 +1,5 @@
 // The playground page: settings, connection state, and wiring of the chat panes and timeline.
+import { AgentPane } from "./agent.js";
 import { ChatPanes } from "./chat.js";
 import { TimelineView } from "./timeline.js";
 
@@ -183,3 +184,4 @@ function connectTimeline() {
 
 chats.start();
 connectTimeline();
+new AgentPane({ root: $("agent"), connection }).start();

@@ -1,13 +1,13 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import {
   createWebAdapter,
-  sendWebResponse,
-  toWebRequest,
+  jsonResponse as json,
+  serveWebHandler,
   type WebAdapter,
 } from "@baton/adapter-web";
 import type { Logger, LogLevel } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
+import { type PlaygroundAgent, startPlaygroundAgent } from "./agent-bot.js";
 import { BotRuntime, retainedState } from "./bot-runtime.js";
 import { guestCookieFor, identifyGuest } from "./identity.js";
 import { DEFAULT_SETTINGS, mergeSettings, type PlaygroundSettings } from "./settings.js";
@@ -24,6 +24,8 @@ export interface PlaygroundOptions {
   settings?: Partial<PlaygroundSettings>;
   /** The runtime's logger. Default: errors on the console. */
   logger?: Logger | LogLevel;
+  /** The agent bot's local model: its pause before each word. Default 80 ms. */
+  agentChunkDelayMs?: number;
 }
 
 /** A running playground. */
@@ -34,14 +36,17 @@ export interface Playground {
   readonly server: Server;
   readonly runtime: BotRuntime;
   readonly adapter: WebAdapter;
+  /** The agent bot, in its own pane. */
+  readonly agent: PlaygroundAgent;
   /** Stops the bot, ends open streams and closes the server. */
   close(): Promise<void>;
 }
 
 /**
- * Starts the playground: a node:http server with the page, the web adapter under `/api/web/`,
- * the settings under `/api/settings` and the timeline stream at `/api/timeline`, all on one
- * memory State.
+ * Starts the playground: a node:http server (`serveWebHandler`) with the page, the demo bot's
+ * web adapter under `/api/web/`, the settings under `/api/settings` and the timeline stream at
+ * `/api/timeline`, all on one memory State; and the agent bot (`@baton/agent-bot`, local model)
+ * under `/api/agent/`, on a State of its own.
  */
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const adapter = createWebAdapter({
@@ -59,9 +64,15 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   await runtime.start();
+  const agent = await startPlaygroundAgent({
+    ...(options.agentChunkDelayMs === undefined ? {} : { chunkDelayMs: options.agentChunkDelayMs }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
 
   const handle = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
+    const forAgent = agent.handle(request);
+    if (forAgent) return forAgent;
     if (path.startsWith("/api/web/")) return runtime.chat.webhooks.web?.(request) ?? notFound();
     if (path === "/api/settings") return settingsEndpoint(request, runtime, timeline);
     if (path === "/api/timeline" && request.method === "GET") {
@@ -83,31 +94,27 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     return page;
   };
 
-  const server = createServer((req, res) => {
-    const request = toWebRequest(req, res);
-    handle(request)
-      .catch((error: unknown) => {
-        console.error("playground: request failed", error);
-        return json(500, { ok: false, error: "the playground server failed; see its console" });
-      })
-      .then((response) => sendWebResponse(response, res));
+  const served = await serveWebHandler(handle, {
+    port: options.port ?? 3000,
+    host: options.host ?? "127.0.0.1",
+    onError: (error) => {
+      console.error("playground: request failed", error);
+      return json(500, { ok: false, error: "the playground server failed; see its console" });
+    },
   });
-  const port = await listen(server, options.port ?? 3000, options.host ?? "127.0.0.1");
   return {
-    url: `http://localhost:${port}`,
-    port,
-    server,
+    url: served.url,
+    port: served.port,
+    server: served.server,
     runtime,
     adapter,
+    agent,
     async close() {
       await runtime.stop();
       await adapter.disconnect();
+      await agent.close();
       timeline.closeAll();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Idle keep-alive sockets would hold close() open otherwise.
-        server.closeAllConnections();
-      });
+      await served.close();
       await state.close();
     },
   };
@@ -133,23 +140,6 @@ async function settingsEndpoint(
   return json(200, { ok: true, settings });
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
 function notFound(): Response {
   return json(404, { ok: false, error: "not found" });
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8" },
-  });
 }

@@ -8,6 +8,7 @@ const FILES: Record<string, { file: string; type: string }> = {
   "/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
   "/chat.js": { file: "chat.js", type: "text/javascript; charset=utf-8" },
   "/timeline.js": { file: "timeline.js", type: "text/javascript; charset=utf-8" },
+  "/agent.js": { file: "agent.js", type: "text/javascript; charset=utf-8" },
   "/favicon.svg": { file: "favicon.svg", type: "image/svg+xml" },
 };
 

@@ -10,6 +10,9 @@ const RESULTS_DIR = fileURLToPath(new URL("../test-results/", import.meta.url));
 // order and what is shown, with generous deadlines, never about speed.
 const HANDLER_SECONDS = 2;
 const ANSWER_TIMEOUT_MS = 30_000;
+// The agent's local model pauses this long before each of its ~50 words: an answer takes about
+// 12 s, so the page sees it grow, and a Stop clicked once it has started lands well before its end.
+const AGENT_CHUNK_DELAY_MS = 250;
 
 describe("the playground in a browser", () => {
   let playground: Playground | undefined;
@@ -22,7 +25,10 @@ describe("the playground in a browser", () => {
         `Chromium is missing at ${CHROMIUM}; install it with "apt-get install -y chromium" (.ci/run does)`,
       );
     }
-    playground = await startPlayground({ port: 0, logger: "silent" });
+    playground = await startPlayground({
+      port: 0,
+      logger: "silent",
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -111,6 +117,103 @@ describe("the playground in a browser", () => {
     await page.screenshot({ path: `${RESULTS_DIR}playground.png`, fullPage: true });
     expect(pageErrors).toEqual([]);
   }, 90_000);
+});
+
+describe("the agent bot in the playground, in a browser", () => {
+  let playground: Playground | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM}; install it with "apt-get install -y chromium"`,
+      );
+    }
+    playground = await startPlayground({
+      port: 0,
+      logger: "silent",
+      agentChunkDelayMs: AGENT_CHUNK_DELAY_MS,
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await playground?.close();
+  }, 30_000);
+
+  it("streams the agent's answer into its pane, growing until it is done, and stops the next one mid-answer", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1440, height: 1400 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(playground!.url);
+    await page.locator('#connection[data-state="online"]').waitFor();
+    const pane = page.locator('.pane[data-bot="agent"]');
+    await page.locator('.pane[data-bot="agent"][data-thread-id]').waitFor();
+    expect(await pane.getAttribute("data-thread-id")).toMatch(/^web:guest-[a-z0-9]{6}:dm$/);
+    // Every text each answer showed, in order: the page re-renders on each event, so a streamed
+    // answer leaves a trail of growing texts.
+    await pane.evaluate((root) => {
+      const seen: Record<string, string[]> = {};
+      (window as unknown as { agentTexts: typeof seen }).agentTexts = seen;
+      const record = () => {
+        // Array.from: the tsconfig's DOM lib has no iterable NodeList.
+        for (const item of Array.from(
+          root.querySelectorAll<HTMLElement>('.msg[data-kind="answer"]'),
+        )) {
+          const id = item.dataset.messageId ?? "";
+          const text = item.querySelector(".text")?.textContent ?? "";
+          const texts = (seen[id] ??= []);
+          if (texts.at(-1) !== text) texts.push(text);
+        }
+      };
+      new MutationObserver(record).observe(root, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
+    });
+    const trails = () =>
+      page.evaluate(() =>
+        Object.values((window as unknown as { agentTexts: Record<string, string[]> }).agentTexts),
+      );
+    const input = pane.locator("input");
+
+    await input.fill("what is Baton?");
+    await input.press("Enter");
+    await pane.locator('.msg[data-notice="answered"]').waitFor({ timeout: 60_000 });
+    const [trail] = await trails();
+    expect(trail!.length, "the answer never showed a partial text").toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < trail!.length; i += 1) {
+      expect(trail![i]!.startsWith(trail![i - 1]!)).toBe(true);
+    }
+    expect(trail!.at(-1)).toMatch(
+      /^I read the last [1-9]\d* messages of this conversation\. You asked: "what is Baton\?"\..*deterministic/s,
+    );
+    expect(await pane.locator(".stop").isDisabled()).toBe(true);
+
+    await input.fill("tell me everything");
+    await input.press("Enter");
+    await expect
+      .poll(async () => (await trails())[1]?.at(-1) ?? "", { timeout: 60_000 })
+      .toMatch(/^I read the last/);
+    await pane.locator(".pane-head .stop:not([disabled])").click();
+    await pane.locator('.msg[data-notice="stopped"]').waitFor({ timeout: 60_000 });
+    const stopped = (await pane.locator('.msg[data-kind="answer"] .text').allTextContents())[1];
+    expect(stopped).toMatch(/^I read the last/);
+    expect(stopped).not.toMatch(/deterministic/);
+    expect(await pane.locator('.msg[data-kind="question"] .text').allTextContents()).toEqual([
+      "what is Baton?",
+      "tell me everything",
+    ]);
+
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await page.screenshot({ path: `${RESULTS_DIR}playground-agent.png`, fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });
 
 /** The timeline's run bars of one lock key, once every one of them has ended, by start. */
