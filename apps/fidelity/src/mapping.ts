@@ -90,20 +90,23 @@ function slackMappings(): FileMapping[] {
   ];
   const pairs: Array<[string, string[]]> = [
     ["agent-context.test.ts", ["agent-context.test.ts"]],
-    ["api/boundary.test.ts", []],
-    ["api/index.test.ts", ["outbound.test.ts"]],
-    ["blocks/boundary.test.ts", []],
+    ["api/boundary.test.ts", ["boundary.test.ts"]],
+    ["api/index.test.ts", ["api.test.ts", "outbound.test.ts"]],
+    ["blocks/boundary.test.ts", ["boundary.test.ts"]],
     ["blocks/index.test.ts", ["cards.test.ts"]],
     ["cards.test.ts", ["cards.test.ts"]],
     ["crypto.test.ts", ["crypto.test.ts"]],
-    ["format/boundary.test.ts", []],
+    ["format/boundary.test.ts", ["boundary.test.ts"]],
     ["format/index.test.ts", ["format.test.ts"]],
     [
       "index.test.ts",
       [
         "adapter.test.ts",
+        "agent-view.test.ts",
         "assistant.test.ts",
+        "assistant-events.test.ts",
         "channels.test.ts",
+        "files.test.ts",
         "installations.test.ts",
         "installations-clients.test.ts",
         "installations-oauth.test.ts",
@@ -116,8 +119,8 @@ function slackMappings(): FileMapping[] {
     ],
     ["markdown.test.ts", ["format.test.ts"]],
     ["modals.test.ts", ["modals.test.ts"]],
-    ["webhook/boundary.test.ts", []],
-    ["webhook/index.test.ts", webhook],
+    ["webhook/boundary.test.ts", ["boundary.test.ts"]],
+    ["webhook/index.test.ts", [...webhook, "webhook-module.test.ts"]],
   ];
   return pairs.map(([upstream, baton]) => ({
     upstream: `packages/adapter-slack/src/${upstream}`,

@@ -11,10 +11,11 @@ export interface SlackAppContext {
   readonly entities?: readonly SlackAppContextWireEntity[];
 }
 
-interface EntityScope {
+// A type, not an interface, so entities fit core's indexable AppContextEntity.
+type EntityScope = {
   readonly teamId: string | undefined;
   readonly enterpriseId: string | undefined;
-}
+};
 
 /**
  * What the user is looking at when they talk to the agent, normalized. A type this version does

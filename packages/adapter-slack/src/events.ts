@@ -3,11 +3,14 @@ import {
   defaultEmojiResolver,
   type JsonValue,
   type ProcessOptions,
-  userCacheKey,
+  type ReceiveResult,
   type WebhookOptions,
   webhookErrorResponse,
 } from "@baton/core";
+import { agentViewThreadId, inThread } from "./agent-view.js";
+import { assistantEventWork } from "./assistant-events.js";
 import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from "./message.js";
+import { learnNames, learnNamesAfterAnswer, userChangeWork } from "./name-events.js";
 import type { SlackEvent, SlackEventCallback } from "./parse.js";
 import { encodeSlackMessageId } from "./thread-id.js";
 import { detach, okText, type SlackWebhookTarget } from "./webhook-target.js";
@@ -42,18 +45,31 @@ export async function onEventCallback(
   if ((event.type === "message" && isSpokenMessage(event)) || event.type === "app_mention") {
     const channel = event.channel;
     if (!channel || !event.ts) return okText();
-    const message = messageFromSlack(event, {
+    const parsed = messageFromSlack(event, {
       team,
       channel,
       self: target.self(),
       mentioned: event.type === "app_mention",
       withFetcher: (attachment) => target.adapter.rehydrateAttachment?.(attachment) ?? attachment,
+      // Names from this instance's cache only: nothing waits for users.info before the answer.
+      ...(target.names ? { names: target.names.snapshot() } : {}),
     });
+    let received: ReceiveResult;
+    let message = parsed;
     try {
-      await host.receiveMessage(target.adapter, message.threadId, message, process);
+      const agentThread = await agentViewThreadId(
+        target.options.assistant.agentView,
+        host.getState(),
+        channel,
+        event.ts,
+        event.thread_ts,
+      );
+      if (agentThread !== undefined) message = inThread(parsed, agentThread);
+      received = await host.receiveMessage(target.adapter, message.threadId, message, process);
     } catch (error) {
       return webhookErrorResponse(error);
     }
+    learnNamesAfterAnswer(target, event, message.threadId, received, options);
     return okText();
   }
   const work = otherEventWork(target, host, team, event, process);
@@ -98,11 +114,30 @@ function otherEventWork(
       return undefined;
     }
     const channel = event.channel ?? "";
-    const edited = messageFromSlack(
-      { ...event.message, ...(event.message.channel ? {} : { channel }) },
-      { team, channel, self: target.self() },
-    );
-    return () => host.processMessageUpdated(adapter, edited, options);
+    const inner = { ...event.message, ...(event.message.channel ? {} : { channel }) };
+    return async () => {
+      const agentThread = await agentViewThreadId(
+        target.options.assistant.agentView,
+        host.getState(),
+        channel,
+        inner.ts ?? "",
+        inner.thread_ts,
+      );
+      const threadId = agentThread ?? slackThreadIdOf(channel, inner.ts ?? "", inner.thread_ts);
+      // Names from cache, so an edit is not held behind a look-up (nor a delete after it).
+      const edited = messageFromSlack(inner, {
+        team,
+        channel,
+        self: target.self(),
+        ...(target.names ? { names: target.names.snapshot() } : {}),
+      });
+      await host.processMessageUpdated(
+        adapter,
+        agentThread === undefined ? edited : inThread(edited, agentThread),
+        options,
+      );
+      await learnNames(target, inner, threadId);
+    };
   }
   if (event.type === "message" && event.subtype === "message_deleted" && event.deleted_ts) {
     const channel = event.channel ?? "";
@@ -111,14 +146,25 @@ function otherEventWork(
       threadId: slackThreadIdOf(channel, event.deleted_ts, event.previous_message?.thread_ts),
       raw: event as unknown as JsonValue,
     };
-    return () => host.processMessageDeleted(adapter, deleted, options);
-  }
-  if (event.type === "user_change" && event.changed_user_id) {
-    // The profile changed: drop the Chat's cached copy so the next chat.getUser asks Slack.
-    const key = userCacheKey(adapter.name, event.changed_user_id);
     return async () => {
-      await host.getState().delete(key);
+      const agentThread = await agentViewThreadId(
+        target.options.assistant.agentView,
+        host.getState(),
+        channel,
+        event.deleted_ts ?? "",
+        event.previous_message?.thread_ts,
+      );
+      await host.processMessageDeleted(
+        adapter,
+        agentThread === undefined ? deleted : { ...deleted, threadId: agentThread },
+        options,
+      );
     };
+  }
+  const assistantWork = assistantEventWork(target, host, team, event, options);
+  if (assistantWork !== undefined) return assistantWork;
+  if (event.type === "user_change" && event.changed_user_id) {
+    return userChangeWork(target, host, team, { ...event, changed_user_id: event.changed_user_id });
   }
   if (
     (event.type === "reaction_added" || event.type === "reaction_removed") &&
@@ -132,13 +178,20 @@ function otherEventWork(
     return async () => {
       // The event names only the message; its thread takes a look-up (after the answer).
       const threadId = await target.threadOfMessage(channel, ts);
+      const { user } = event;
+      const isSelf = user === undefined || user === target.self().botUserId;
+      const reactor = isSelf ? undefined : await target.names?.lookupUser(user);
       await host.processReaction(
         adapter,
         {
           emoji: defaultEmojiResolver.fromSlack(reaction),
           rawEmoji: reaction,
           added: event.type === "reaction_added",
-          user: slackAuthor(event, target.self()),
+          user: slackAuthor(
+            event,
+            target.self(),
+            reactor ? { user: () => reactor, channelName: () => undefined } : undefined,
+          ),
           messageId: encodeSlackMessageId(team, channel, ts),
           threadId,
           raw: event as unknown as JsonValue,

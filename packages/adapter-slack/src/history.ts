@@ -5,7 +5,8 @@ import {
   ValidationError,
 } from "@baton/core";
 import type { SlackApi } from "./api.js";
-import type { SlackThreadData } from "./thread-id.js";
+import { SlackApiError } from "./errors.js";
+import { type SlackThreadData, slackTsOfMessageId } from "./thread-id.js";
 
 type Item = Record<string, unknown>;
 
@@ -79,4 +80,30 @@ export async function fetchSlackMessages(
     messages: slice.map((item) => parse(item, data.channel)),
     ...(end < all.length ? { nextCursor: `${OFFSET_PREFIX}${end}` } : {}),
   };
+}
+
+/** Slack's answers meaning the message (or its thread) is not there. */
+const NOT_FOUND = new Set(["thread_not_found", "message_not_found"]);
+
+/**
+ * One message by id (upstream's `fetchMessage`): `conversations.replies` at the message's own
+ * `ts`, which Slack answers for a thread's parent, a reply or a lone message alike. Null when
+ * Slack has no such message (`thread_not_found`) or answers with other messages only.
+ */
+export async function fetchSlackMessage(
+  api: SlackApi,
+  channel: string,
+  messageId: string,
+  parse: (item: Item, channel: string) => Message,
+): Promise<Message | null> {
+  const ts = slackTsOfMessageId(messageId);
+  let answer: Record<string, unknown>;
+  try {
+    answer = await api.call("conversations.replies", { channel, ts, inclusive: true, limit: 1 });
+  } catch (error) {
+    if (error instanceof SlackApiError && NOT_FOUND.has(error.slackError ?? "")) return null;
+    throw error;
+  }
+  const item = pageOf(answer).items.find((candidate) => candidate.ts === ts);
+  return item === undefined ? null : parse(item, channel);
 }

@@ -19,6 +19,13 @@ export {
 } from "./agent-context.js";
 export { SlackApi, type SlackResponse, slackApiUrlOf } from "./api.js";
 export {
+  type SlackAssistantConfig,
+  type SlackFeedbackButtonsOptions,
+  type SlackSuggestedPrompts,
+  type SlackSuggestedPromptsContext,
+  type SlackSuggestedPromptsResolver,
+} from "./assistant-options.js";
+export {
   cardToBlockKit,
   cardToSlackFallbackText,
   cardToSlackFallbackText as cardToFallbackText,

@@ -1,5 +1,6 @@
 import { type Attachment, type Author, type JsonValue, Message, toPlainText } from "@baton/core";
 import { SlackFormatConverter } from "./format.js";
+import { labelSlackMentions, type SlackNameSnapshot } from "./inbound-mentions.js";
 import { slackLinksOf } from "./links.js";
 import type { SlackEvent, SlackFile } from "./parse.js";
 import { encodeSlackMessageId, encodeSlackThreadId, isSlackDMChannel } from "./thread-id.js";
@@ -40,19 +41,29 @@ export function slackThreadIdOf(channel: string, ts: string, threadTs: string | 
   return encodeSlackThreadId({ channel, threadTs: isSlackDMChannel(channel) ? "" : ts });
 }
 
-/** The author of a Slack message. Names are the ids until a lookup (`getUser`) says more. */
-export function slackAuthor(event: SlackEvent, self: SlackSelf): Author {
+/** Slack's own system user, the author of its notifications. */
+const SYSTEM_USER = /^USLACK(?:BOT)?$/;
+
+/**
+ * The author of a Slack message. Names are the ids until a lookup (`getUser`) says more; with a
+ * name snapshot, a cached user gives its name, real name and email.
+ */
+export function slackAuthor(event: SlackEvent, self: SlackSelf, names?: SlackNameSnapshot): Author {
   const isMe =
     (self.botUserId !== undefined && event.user === self.botUserId) ||
     (self.botId !== undefined && event.bot_id === self.botId);
   const userId = event.user ?? event.bot_id ?? "unknown";
-  const name = isMe ? self.userName : (event.username ?? userId);
+  const known = isMe || event.user === undefined ? undefined : names?.user(event.user);
+  const name = isMe ? self.userName : (known?.userName ?? event.username ?? userId);
+  const isSystem = !isMe && event.user !== undefined && SYSTEM_USER.test(event.user);
   return {
     userId,
     userName: name,
-    fullName: name,
-    isBot: isMe || event.bot_id !== undefined || event.subtype === "bot_message",
+    fullName: known?.fullName ?? name,
+    isBot: !isSystem && (isMe || event.bot_id !== undefined || event.subtype === "bot_message"),
     isMe,
+    ...(isSystem ? { isSystem } : {}),
+    ...(known?.email === undefined ? {} : { email: known.email }),
   };
 }
 
@@ -90,6 +101,8 @@ export interface SlackMessageContext {
   /** True for an `app_mention`: Slack says the bot was mentioned. */
   readonly mentioned?: boolean;
   readonly withFetcher?: (attachment: Attachment) => Attachment;
+  /** Cached names: `<@U…>` / `<#C…>` read as `@name` / `#name`, the author named. */
+  readonly names?: SlackNameSnapshot;
 }
 
 /**
@@ -106,7 +119,15 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
   const mentioned =
     context.mentioned === true || (botUserId !== undefined && text.includes(`<@${botUserId}`));
   // One parse serves both: the tree, and the plain text read off it.
-  const formatted = CONVERTER.toAst(text);
+  const labeled =
+    context.names === undefined
+      ? text
+      : labelSlackMentions(
+          text,
+          context.names,
+          new Set(botUserId === undefined ? [] : [botUserId]),
+        );
+  const formatted = CONVERTER.toAst(labeled);
   const withFetcher = context.withFetcher ?? ((attachment: Attachment) => attachment);
   const edited = event.edited?.ts;
   return new Message({
@@ -115,7 +136,7 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
     threadId: slackThreadIdOf(context.channel, ts, event.thread_ts),
     text: toPlainText(formatted),
     formatted,
-    author: slackAuthor(event, context.self),
+    author: slackAuthor(event, context.self, context.names),
     metadata: {
       dateSent: dateOf(ts),
       edited: edited !== undefined,

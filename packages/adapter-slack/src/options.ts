@@ -8,6 +8,11 @@ import {
   type Logger,
   systemClock,
 } from "@baton/core";
+import {
+  type ResolvedSlackAssistantOptions,
+  resolveSlackAssistantOptions,
+  type SlackAssistantConfig,
+} from "./assistant-options.js";
 import { decodeKey } from "./crypto.js";
 import {
   DEFAULT_INSTALLATION_KEY_PREFIX,
@@ -32,7 +37,7 @@ export interface SlackRetryConfig {
  * What `createSlackAdapter` takes: upstream `@chat-adapter/slack` 4.41's field names, so a
  * `chat` user changes imports only. Fields fall back to `SLACK_*` environment variables.
  */
-export interface SlackAdapterConfig {
+export interface SlackAdapterConfig extends SlackAssistantConfig {
   /** The bot token (`xoxb-…`) every Web API call uses. Default: `SLACK_BOT_TOKEN`. */
   botToken?: string;
   /**
@@ -113,6 +118,8 @@ export interface ResolvedSlackOptions {
   readonly interactionDeadlineMs: number;
   readonly maxBodyBytes: number;
   readonly clock: Clock;
+  /** Agent view, suggested prompts, loading messages, native streaming and feedback buttons. */
+  readonly assistant: ResolvedSlackAssistantOptions;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -201,6 +208,7 @@ export function resolveSlackOptions(
   checkInteger(problems, "maxBodyBytes", maxBodyBytes, 1);
   const retries = config.retryConfig?.retries;
   if (retries !== undefined) checkInteger(problems, "retryConfig.retries", retries, 0);
+  const assistant = resolveSlackAssistantOptions(config, problems);
   if (problems.length > 0) throw new ConfigError(problems.map((p) => `slack adapter: ${p}`));
   return {
     botToken,
@@ -223,5 +231,6 @@ export function resolveSlackOptions(
     interactionDeadlineMs: deadline,
     maxBodyBytes,
     clock: config.clock ?? systemClock,
+    assistant,
   };
 }

@@ -33,6 +33,8 @@ export interface SlackEvent {
   readonly item?: { readonly type?: string; readonly channel?: string; readonly ts?: string };
   /** `user_change`: the id of the user whose profile changed (Slack sends the user object). */
   readonly changed_user_id?: string;
+  /** `user_change`: the user's new profile, as Slack sent it (`users.info`'s user shape). */
+  readonly changed_user?: Readonly<Record<string, unknown>>;
   readonly [key: string]: unknown;
 }
 
@@ -135,8 +137,10 @@ function strings(value: unknown, keys: readonly string[]): Record<string, string
 function sanitizeEvent(event: Record<string, unknown>, depth = 0): SlackEvent {
   const clean: Record<string, unknown> = { ...event };
   delete clean.changed_user_id;
+  delete clean.changed_user;
   if (event.type === "user_change" && isRecord(event.user) && typeof event.user.id === "string") {
     clean.changed_user_id = event.user.id;
+    clean.changed_user = event.user;
   }
   for (const key of STRING_FIELDS) if (typeof clean[key] !== "string") delete clean[key];
   const files = Array.isArray(event.files) ? event.files.filter(isRecord) : undefined;

@@ -25,8 +25,9 @@ function cardOf(message: AdapterPostableMessage): CardElement | undefined {
 
 /**
  * Renders a postable message for Slack: a card as Block Kit with its text fallback, markdown and
- * ASTs as mrkdwn, a string or `{ raw }` as given. Files are refused with a NotSupportedError
- * (the upload flow is not built yet); empty text is a ValidationError.
+ * ASTs as mrkdwn, a string or `{ raw }` as given. Files are refused with a NotSupportedError:
+ * only `postMessage` uploads them (see `postSlackMessage`), since Slack cannot attach files to an
+ * edit, an ephemeral or a scheduled message; empty text is a ValidationError.
  */
 export function renderSlackMessage(message: AdapterPostableMessage): SlackMessageBody {
   if (typeof message === "object" && message !== null && "files" in message) {

@@ -42,7 +42,6 @@ import {
 } from "./slack-messages.js";
 import { openSlackModal, updateSlackModal } from "./slack-modal.js";
 import { postSlackEphemeral, scheduleSlackMessage } from "./slack-schedule.js";
-import { fetchSlackUser } from "./slack-user.js";
 import {
   decodeSlackThreadId,
   encodeSlackThreadId,
@@ -50,6 +49,7 @@ import {
   slackTsOfMessageId,
 } from "./thread-id.js";
 import { currentSlackToken } from "./token-context.js";
+import { SlackUserNames } from "./user-names.js";
 import type { SlackWebhookTarget } from "./webhook-target.js";
 
 /**
@@ -81,12 +81,23 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
 
   private nativeStreamingOff = false;
 
+  /** User-name resolution: inbound mentions from cache, outbound `@name` through the index. */
+  protected readonly names = new SlackUserNames({
+    api: this.api,
+    clock: this.options.clock,
+    logger: () => this.logger(),
+    host: () => this.host,
+    team: () => this.currentTeam(),
+  });
+
   /** What the webhook and socket mode route events with. */
   protected webhookTarget(): SlackWebhookTarget {
     return {
       adapter: this,
       host: this.host,
       options: this.options,
+      api: this.api,
+      names: this.names,
       logger: () => this.logger(),
       self: () => this.self(),
       teamId: () => this.team,
@@ -103,7 +114,8 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
   }
 
   async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
-    return postSlackMessage(this.api, this.currentTeam(), threadId, message);
+    const resolved = await this.names.resolvePostable(message, threadId);
+    return postSlackMessage(this.api, this.currentTeam(), threadId, resolved);
   }
 
   async editMessage(
@@ -111,7 +123,8 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     messageId: string,
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
-    return editSlackMessage(this.api, this.currentTeam(), threadId, messageId, message);
+    const resolved = await this.names.resolvePostable(message, threadId);
+    return editSlackMessage(this.api, this.currentTeam(), threadId, messageId, resolved);
   }
 
   async deleteMessage(threadId: string, messageId: string): Promise<void> {
@@ -128,7 +141,13 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
 
   /** Slack's assistant status line under a thread (see `startSlackTyping`). */
   async startTyping(threadId: string, status?: string): Promise<void> {
-    await startSlackTyping(this.api, this.logger(), threadId, status);
+    await startSlackTyping(
+      this.api,
+      this.logger(),
+      threadId,
+      status,
+      this.options.assistant.loadingMessages,
+    );
   }
 
   async fetchMessages(
@@ -240,7 +259,13 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     status: string,
     loadingMessages?: readonly string[],
   ): Promise<void> {
-    await setSlackAssistantStatus(this.api, channelId, threadTs, status, loadingMessages);
+    await setSlackAssistantStatus(
+      this.api,
+      channelId,
+      threadTs,
+      status,
+      loadingMessages ?? this.options.assistant.loadingMessages,
+    );
   }
 
   /** Sets an assistant thread's title (the app's History tab). */
@@ -249,7 +274,7 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
   }
 
   async getUser(userId: string): Promise<UserInfo | null> {
-    return fetchSlackUser(this.api, this.logger(), userId);
+    return this.names.fetchUser(userId);
   }
 
   async postEphemeral(
@@ -257,7 +282,8 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     userId: string,
     message: AdapterPostableMessage,
   ): Promise<EphemeralMessage> {
-    return postSlackEphemeral(this.api, threadId, userId, message);
+    const resolved = await this.names.resolvePostable(message, threadId);
+    return postSlackEphemeral(this.api, threadId, userId, resolved);
   }
 
   async scheduleMessage(
@@ -265,7 +291,8 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     message: AdapterPostableMessage,
     options: ScheduleOptions,
   ): Promise<ScheduledMessage> {
-    return scheduleSlackMessage(this.api, threadId, message, options);
+    const resolved = await this.names.resolvePostable(message, threadId);
+    return scheduleSlackMessage(this.api, threadId, resolved, options);
   }
 
   async openModal(

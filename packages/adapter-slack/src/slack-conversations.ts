@@ -6,6 +6,9 @@ import { decodeSlackThreadId, encodeSlackThreadId } from "./thread-id.js";
 
 type Json = Record<string, unknown>;
 
+/** The status `startTyping` shows when neither the caller nor the config names one. */
+const DEFAULT_TYPING_STATUS = "Typing...";
+
 /** The DM with `userId` (`conversations.open`) as a Baton thread id (`slack:{D…}:`). */
 export async function openSlackDM(api: SlackApi, userId: string): Promise<string> {
   const answer = await api.call("conversations.open", { users: userId });
@@ -42,8 +45,13 @@ export async function startSlackTyping(
   logger: Logger,
   threadId: string,
   status: string | undefined,
+  configuredLoadingMessages?: readonly string[],
 ): Promise<void> {
   const { channel, threadTs } = decodeSlackThreadId(threadId);
+  // Upstream's rule: an explicit status is also the only loading message; otherwise the
+  // configured messages rotate, the first one shown first.
+  const loadingMessages =
+    status !== undefined ? [status] : (configuredLoadingMessages ?? [DEFAULT_TYPING_STATUS]);
   if (!threadTs) {
     logger.debug("slack: no typing status outside a thread", { threadId });
     return;
@@ -52,7 +60,8 @@ export async function startSlackTyping(
     await api.call("assistant.threads.setStatus", {
       channel_id: channel,
       thread_ts: threadTs,
-      status: status ?? "is typing...",
+      status: status ?? loadingMessages[0] ?? DEFAULT_TYPING_STATUS,
+      loading_messages: loadingMessages,
     });
   } catch (error) {
     // A status line is a courtesy: its failure (a channel without the assistant feature) must

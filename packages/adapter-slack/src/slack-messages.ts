@@ -1,5 +1,11 @@
-import { type AdapterPostableMessage, defaultEmojiResolver, type RawMessage } from "@baton/core";
+import {
+  type AdapterPostableMessage,
+  defaultEmojiResolver,
+  type RawMessage,
+  ValidationError,
+} from "@baton/core";
 import type { SlackApi, SlackResponse } from "./api.js";
+import { slackFilesOf, uploadSlackFiles, withoutFiles } from "./file-upload.js";
 import { renderSlackMessage, splitSlackText } from "./post.js";
 import { decodeSlackThreadId, encodeSlackMessageId, slackTsOfMessageId } from "./thread-id.js";
 
@@ -21,12 +27,45 @@ function rawMessageOf(
   };
 }
 
+/** True when the message has no text or card of its own (only files, if anything). */
+function isFileOnly(message: AdapterPostableMessage): boolean {
+  try {
+    renderSlackMessage(message);
+    return false;
+  } catch (error) {
+    if (error instanceof ValidationError) return true;
+    throw error;
+  }
+}
+
 /**
  * Posts into a thread (`chat.postMessage`, `thread_ts` when the thread has one, links not
  * unfurled as upstream). Text over Slack's limit goes out as several posts; the first is the
- * message the caller gets back.
+ * message the caller gets back. Files are uploaded first (`uploadSlackFiles`) into the same
+ * thread and their ids added to `raw.uploadedFileIds`; a post of files alone makes no
+ * `chat.postMessage` and its id is `file-{first file id}` (upstream's rule).
  */
 export async function postSlackMessage(
+  api: SlackApi,
+  team: string,
+  threadId: string,
+  message: AdapterPostableMessage,
+): Promise<RawMessage> {
+  const { channel, threadTs } = decodeSlackThreadId(threadId);
+  const files = slackFilesOf(message);
+  if (files.length === 0) return postSlackText(api, team, threadId, message);
+  const text = withoutFiles(message);
+  // Checked before the upload, so a refused message uploads nothing.
+  const fileOnly = isFileOnly(text);
+  const uploadedFileIds = await uploadSlackFiles(api, channel, threadTs, files);
+  if (fileOnly) {
+    return { id: `file-${uploadedFileIds[0] ?? ""}`, threadId, raw: { files, uploadedFileIds } };
+  }
+  const posted = await postSlackText(api, team, threadId, text);
+  return { ...posted, raw: { ...(posted.raw as SlackResponse), uploadedFileIds } };
+}
+
+async function postSlackText(
   api: SlackApi,
   team: string,
   threadId: string,

@@ -1,7 +1,9 @@
 import type { Adapter, ChatHost, Logger, WebhookOptions } from "@baton/core";
+import type { SlackApi } from "./api.js";
 import type { SlackInstallationRouting } from "./installation-routing.js";
 import type { SlackSelf } from "./message.js";
 import type { ResolvedSlackOptions } from "./options.js";
+import type { SlackUserNames } from "./user-names.js";
 
 /** What the webhook needs from its adapter. */
 export interface SlackWebhookTarget {
@@ -10,6 +12,10 @@ export interface SlackWebhookTarget {
   readonly installations?: SlackInstallationRouting;
   readonly host: ChatHost | undefined;
   readonly options: ResolvedSlackOptions;
+  /** The Web API, for calls the webhook makes itself (an assistant thread's prompts). */
+  readonly api: SlackApi;
+  /** User and channel names: read from cache before the answer, learned after it. */
+  readonly names?: SlackUserNames;
   logger(): Logger;
   /** Who the bot is (its user id and bot id, once known). */
   self(): SlackSelf;

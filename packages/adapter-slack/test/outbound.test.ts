@@ -211,7 +211,10 @@ describe("startTyping", () => {
     const h = await harness();
     await h.adapter.startTyping(THREAD);
     expect(h.fake.store.statuses).toEqual([
-      { channel: "C123", threadTs: "1234567890.123456", status: "is typing..." },
+      { channel: "C123", threadTs: "1234567890.123456", status: "Typing..." },
+    ]);
+    expect(h.fake.callsOf("assistant.threads.setStatus")[0]?.args.loading_messages).toEqual([
+      "Typing...",
     ]);
   });
 

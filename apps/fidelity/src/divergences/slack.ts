@@ -7,8 +7,6 @@ const MULTI_WORKSPACE =
   "not built: multi-workspace installs (installations, OAuth callback, per-delivery tokens) are ported in packages/adapter-slack/test/installations.test.ts, but bot tokens given as functions, the SLACK_BOT_TOKEN fallback being switched off by other auth fields, per-installation user caches and Enterprise Grid team_id injection into org-wide token calls are not built";
 const SOCKET_MODE =
   "not ported yet: socket mode is built on @slack/socket-mode and pinned against the fake's WebSocket endpoint in packages/adapter-slack/test/socket.test.ts, but upstream's socket blocks test its internal routeSocketEvent / forwarding API and multi-workspace tokens, which Baton does not have";
-const ASSISTANT =
-  "not built: Slack's AI assistant surface (assistant_thread_started / context_changed events, app context, suggested prompts, titles, loading messages, agent_view threading and app home); the adapter offers setAssistantStatus / setSuggestedPrompts / setAssistantTitle / publishHomeView calls (ported in assistant.test.ts) but no assistant event routing or configured prompts";
 const NATIVE_STREAMING =
   "not ported yet: native streaming (chat.startStream / appendStream / stopStream in threads, post + edit elsewhere) is built and pinned in packages/adapter-slack/test/stream.test.ts, but upstream's cases (its fallback triggers, mention resolution in streamed text, feedback buttons in the stop blocks) were not read and ported";
 const USER_NAMES =
@@ -17,8 +15,6 @@ const USER_CHANGE =
   "not ported yet: user_change drops the Chat's cached user (pinned in packages/adapter-slack/test/outbound.test.ts, 'user cache invalidation'), but upstream's case checks the reverse name index, which is not built";
 const FILE_DOWNLOAD =
   "not built: downloading Slack files with the bot token (Attachment.fetchData); inbound files keep url_private and their ids in fetchMetadata only";
-const FILE_UPLOAD =
-  "not built: file uploads (files.getUploadURLExternal / completeUploadExternal); a post with files is refused with NotSupportedError('files') before any call";
 const CLIENT_TOKENS =
   "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions and a webClientOptions config field are not built";
 const LINKS =
@@ -38,11 +34,7 @@ const PREVIOUS_MESSAGE =
 const HIDDEN_EDITS =
   "not ported yet: hidden message_changed events (Slack's unfurl and thread-metadata updates) are ignored when the text did not change (pinned in webhook.test.ts), but these exact upstream cases were not read and ported";
 const PRIMITIVES =
-  "not built: upstream's api and blocks primitives modules (a fetch-based Web API client and API body helpers, standalone Block Kit builders) are not part of @baton/adapter-slack's API, which calls Slack through WebClient and renders cards with cardToBlockKit; the format primitives are ported in format.test.ts";
-const BOUNDARY =
-  "not built: @baton/adapter-slack has no format/api/blocks/webhook subpath entry points to keep import boundaries for (only . and ./testing)";
-const WEBHOOK_UNITS =
-  "not ported yet: these test upstream's webhook module API (header objects, custom verifiers, parseSlackWebhookBody's result shape, readSlackWebhook), which Baton's verifySlackSignature (strings and an injectable clock) and parseSlackWebhookBody do not share; the verify-then-parse path is covered through the webhook in webhook.test.ts and security.test.ts";
+  "not built: upstream's standalone Block Kit builders (one function per block and element); @baton/adapter-slack/blocks offers the card renderer (cardToBlockKit, cardToFallbackText) as pure functions instead";
 const CARDS_UPSTREAM =
   "not ported yet: the basic cardToBlockKit and cardToFallbackText cases are ported in packages/adapter-slack/test/cards.test.ts; these (bold edge cases, where Baton parses CardText as markdown so *x* is italic and an empty ** is text) were not ported, and Slack's table and data_visualization blocks are not built (tables and charts render as monospace text)";
 const MARKDOWN_TEXT =
@@ -52,15 +44,6 @@ const DEDUPE_FIRST =
 
 /** `packages/adapter-slack/src/*`: upstream's Slack adapter (issue 12). */
 export const SLACK_DIVERGENCES = [
-  ...divergencesOf("packages/adapter-slack/src/api/boundary.test.ts", [
-    { kind: "deferred", describe: ["api import boundary"], reason: BOUNDARY },
-  ]),
-  ...divergencesOf("packages/adapter-slack/src/api/index.test.ts", [
-    { kind: "deferred", describe: ["Slack api primitives"], reason: PRIMITIVES },
-  ]),
-  ...divergencesOf("packages/adapter-slack/src/blocks/boundary.test.ts", [
-    { kind: "deferred", describe: ["blocks import boundary"], reason: BOUNDARY },
-  ]),
   ...divergencesOf("packages/adapter-slack/src/blocks/index.test.ts", [
     { kind: "deferred", describe: ["Slack Block Kit primitives"], reason: PRIMITIVES },
   ]),
@@ -78,9 +61,6 @@ export const SLACK_DIVERGENCES = [
     },
     { kind: "deferred", describe: ["cardToBlockKit with data tables"], reason: CARDS_UPSTREAM },
     { kind: "deferred", describe: ["cardToBlockKit with charts"], reason: CARDS_UPSTREAM },
-  ]),
-  ...divergencesOf("packages/adapter-slack/src/format/boundary.test.ts", [
-    { kind: "deferred", describe: ["format import boundary"], reason: BOUNDARY },
   ]),
   ...divergencesOf("packages/adapter-slack/src/index.test.ts", [
     {
@@ -193,19 +173,6 @@ export const SLACK_DIVERGENCES = [
       titles: ["USLACK system notifications in DMs are dispatched with isSystem set"],
       reason: IS_SYSTEM,
     },
-    { kind: "deferred", describe: ["agent_view app_home_opened"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["app_context_changed"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["agent_view DM threading"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["configured suggestedPrompts"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["configured loadingMessages"], reason: ASSISTANT },
-    { kind: "deferred", describe: ["handleWebhook - assistant events"], reason: ASSISTANT },
-    {
-      kind: "deferred",
-      titles: [
-        "routes the message, its edit, and its delete to one thread id in a threaded agent_view DM",
-      ],
-      reason: ASSISTANT,
-    },
     {
       kind: "deferred",
       titles: [
@@ -231,14 +198,6 @@ export const SLACK_DIVERGENCES = [
       kind: "deferred",
       describe: ["reverse user lookup", "rehydrateAttachment"],
       reason: FILE_DOWNLOAD,
-    },
-    {
-      kind: "deferred",
-      titles: [
-        "returns early for file-only post with empty markdown",
-        "adds uploaded file ids to text posts with files",
-      ],
-      reason: FILE_UPLOAD,
     },
     { kind: "deferred", describe: ["fetchMessage"], reason: FETCH_ONE },
     { kind: "deferred", describe: ["ephemeral message ID encoding"], reason: EPHEMERAL_IDS },
@@ -322,26 +281,6 @@ export const SLACK_DIVERGENCES = [
         "handles malformed angle text without rescanning it",
       ],
       reason: USER_NAMES,
-    },
-  ]),
-  ...divergencesOf("packages/adapter-slack/src/webhook/boundary.test.ts", [
-    { kind: "deferred", describe: ["webhook import boundary"], reason: BOUNDARY },
-  ]),
-  ...divergencesOf("packages/adapter-slack/src/webhook/index.test.ts", [
-    { kind: "deferred", describe: ["verifySlackRequest"], reason: WEBHOOK_UNITS },
-    {
-      kind: "deferred",
-      titles: [
-        "parses app mentions with provider-native continuation",
-        "uses ts as threadTs when app mentions are top-level messages",
-      ],
-      reason: WEBHOOK_UNITS,
-    },
-    { kind: "deferred", describe: ["readSlackWebhook"], reason: WEBHOOK_UNITS },
-    {
-      kind: "deferred",
-      titles: ["accepts plain object headers case-insensitively"],
-      reason: WEBHOOK_UNITS,
     },
   ]),
 ];

@@ -11,6 +11,30 @@ export interface FakeSlackMessage {
   edited?: { user: string; ts: string };
   deleted: boolean;
   reactions: Map<string, Set<string>>;
+  /** Ids of the files shared with the message (`files.completeUploadExternal`). */
+  files?: string[];
+}
+
+/** A file uploaded through `files.getUploadURLExternal` and the upload URL. */
+export interface FakeSlackFile {
+  readonly id: string;
+  readonly filename: string;
+  /** The length announced in `files.getUploadURLExternal`. */
+  readonly length: number;
+  title?: string;
+  /** The bytes posted to the upload URL; undefined until then. */
+  data?: Uint8Array;
+  /** True once `files.completeUploadExternal` shared it. */
+  completed: boolean;
+  /** The channel it was shared in. */
+  channel?: string;
+}
+
+/** One request a `response_url` received (JSON body, as Slack's interactivity takes it). */
+export interface FakeSlackResponseCall {
+  /** The path of the response URL that was called. */
+  readonly path: string;
+  readonly body: Readonly<Record<string, unknown>>;
 }
 
 /** A user the fake knows (`users.info`). */
@@ -51,6 +75,13 @@ export class FakeSlackStore {
   readonly streaming = new Set<string>();
   /** Channels that answer with an error instead (`channel_not_found`, `not_in_channel`, …). */
   readonly channelErrors = new Map<string, string>();
+  /** Uploaded files by id, and downloadable `url_private` bodies by path (`/files/…`). */
+  readonly files = new Map<string, FakeSlackFile>();
+  readonly downloads = new Map<string, { bytes: Uint8Array; mimeType: string }>();
+  /** Requests to `response_url`s (`{origin}/response/…`), in arrival order. */
+  readonly responses: FakeSlackResponseCall[] = [];
+  /** The fake's origin (`http://127.0.0.1:{port}`), for the URLs it hands out. */
+  origin = "";
   private clockSeconds = 1_700_000_000;
   private counter = 0;
 
@@ -126,5 +157,6 @@ export function messageJson(message: FakeSlackMessage): Record<string, unknown> 
     ...(message.bot_id ? { bot_id: message.bot_id } : {}),
     ...(message.edited ? { edited: message.edited } : {}),
     ...(reactions.length > 0 ? { reactions } : {}),
+    ...(message.files ? { files: message.files.map((id) => ({ id })) } : {}),
   };
 }

@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  answerFakeSlackRoute,
+  FAKE_SLACK_FILE_METHODS,
+  runFileMethod,
+} from "./fake-slack-files.js";
+import {
   FAKE_SLACK_METHODS,
   type FakeSlackAnswer,
   FakeSlackError,
@@ -133,6 +138,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   async function answer(request: IncomingMessage, response: ServerResponse) {
     const path = new URL(request.url ?? "/", "http://fake").pathname;
     const method = path.startsWith("/api/") ? path.slice(5) : "";
+    if (method === "") {
+      const known = (token: string | undefined) =>
+        token !== undefined && (token === botToken || workspaces.identityOf(token) !== undefined);
+      if (await answerFakeSlackRoute(store, request, response, path, known)) return;
+    }
     const body = await readBody(request);
     let args: Record<string, unknown>;
     try {
@@ -168,9 +178,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return send(response, 200, { ok: true, url: socket?.openUrl() });
     }
     const handler = FAKE_SLACK_METHODS[method];
-    if (handler === undefined) return send(response, 404, { ok: false, error: "unknown_method" });
+    const fileMethod = Object.hasOwn(FAKE_SLACK_FILE_METHODS, method);
+    if (handler === undefined && !fileMethod) {
+      return send(response, 404, { ok: false, error: "unknown_method" });
+    }
     const caller = token === botToken ? identity : workspaces.identityOf(token);
     if (caller === undefined) return send(response, 200, { ok: false, error: "invalid_auth" });
+    if (fileMethod || handler === undefined) {
+      const method_ = method as keyof typeof FAKE_SLACK_FILE_METHODS;
+      return send(response, 200, runFileMethod(method_, store, args, caller));
+    }
     let result: FakeSlackAnswer;
     try {
       result = handler(store, args, caller);
@@ -190,6 +207,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  store.origin = url;
   const liveSocket = socket;
   return {
     url,

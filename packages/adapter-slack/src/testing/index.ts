@@ -12,7 +12,9 @@ export {
 } from "./fake-slack-methods.js";
 export { type FakeSlackAck, type FakeSlackEnvelope, FakeSlackSocket } from "./fake-slack-socket.js";
 export {
+  type FakeSlackFile,
   type FakeSlackMessage,
+  type FakeSlackResponseCall,
   type FakeSlackScheduled,
   FakeSlackStore,
   type FakeSlackUser,

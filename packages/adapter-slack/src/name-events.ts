@@ -1,0 +1,64 @@
+import { type ChatHost, type ReceiveResult, userCacheKey, type WebhookOptions } from "@baton/core";
+import type { SlackEvent } from "./parse.js";
+import { detach, type SlackWebhookTarget } from "./webhook-target.js";
+
+function selfIdsOf(target: SlackWebhookTarget): Set<string> {
+  const { botUserId } = target.self();
+  return new Set(botUserId === undefined ? [] : [botUserId]);
+}
+
+/**
+ * After a message delivery was answered: learns its author (a thread participant) and the
+ * names of the users and channels it mentions, so later messages read them from cache. Nothing
+ * for a duplicate delivery (its first delivery learned them).
+ */
+export function learnNamesAfterAnswer(
+  target: SlackWebhookTarget,
+  event: SlackEvent,
+  threadId: string,
+  result: ReceiveResult,
+  options: WebhookOptions,
+): void {
+  const names = target.names;
+  if (names === undefined || result.outcome === "duplicate") return;
+  const sighting = {
+    threadId,
+    userId: event.user,
+    text: event.text ?? "",
+    selfIds: selfIdsOf(target),
+  };
+  detach(() => names.learn(sighting), target.logger(), "learning user names", options);
+}
+
+/** Learns what `event` names (see `SlackUserNames.learn`); for work already after the answer. */
+export async function learnNames(
+  target: SlackWebhookTarget,
+  event: SlackEvent,
+  threadId: string,
+): Promise<void> {
+  await target.names?.learn({
+    threadId,
+    userId: event.user,
+    text: event.text ?? "",
+    selfIds: selfIdsOf(target),
+  });
+}
+
+/**
+ * A `user_change`: the profile changed, so the Chat's cached user (in the State), this
+ * instance's cached name and the reverse name index entries of the old names go; the new
+ * profile's names are indexed.
+ */
+export function userChangeWork(
+  target: SlackWebhookTarget,
+  host: ChatHost,
+  team: string,
+  event: SlackEvent & { readonly changed_user_id: string },
+): () => Promise<void> {
+  const userId = event.changed_user_id;
+  const key = userCacheKey(target.adapter.name, userId);
+  return async () => {
+    await host.getState().delete(key);
+    await target.names?.forget(team, userId, event.changed_user);
+  };
+}
