@@ -1,4 +1,3 @@
-import type { StreamChunk } from "../content/from-full-stream-chunks.js";
 import type { ModalElement, ModalResponse } from "../content/modals/index.js";
 import type {
   AppContextChangedEvent,
@@ -20,6 +19,7 @@ import type {
 import type { Message } from "../model/message.js";
 import type { MessageSubject } from "../model/message-subject.js";
 import type { OptionsLoadResult } from "../model/options-load-result.js";
+import type { AdapterStreaming } from "./adapter-streaming.js";
 import type { AdapterCapabilities } from "./capabilities.js";
 import type { Logger } from "./logger.js";
 import type { DispatchOutcome } from "./observer.js";
@@ -32,7 +32,6 @@ import type {
   ListThreadsResult,
   ScheduledMessage,
   ScheduleOptions,
-  StreamOptions,
   ThreadInfo,
   UserInfo,
 } from "./thread-surface-types.js";
@@ -239,9 +238,10 @@ export interface ChatHost {
 
 /**
  * A platform adapter (upstream's shape). Thread ids are strings `{name}:{…}` that the adapter
- * alone encodes and decodes; `decodeThreadId(encodeThreadId(x))` equals `x`.
+ * alone encodes and decodes; `decodeThreadId(encodeThreadId(x))` equals `x`. How it takes a
+ * streamed reply (`stream`, and the pace of post + edit) is in {@link AdapterStreaming}.
  */
-export interface Adapter<TThreadData = unknown> {
+export interface Adapter<TThreadData = unknown> extends AdapterStreaming {
   /** The key of this adapter in `new Chat({ adapters })`, and the prefix of its thread ids. */
   readonly name: string;
   /** The bot's handle on this platform. */
@@ -299,24 +299,6 @@ export interface Adapter<TThreadData = unknown> {
   startTyping(threadId: string, status?: string): Promise<void>;
   /** One page of history (capability `history`). */
   fetchMessages(threadId: string, options?: FetchMessagesOptions): Promise<FetchMessagesResult>;
-  /**
-   * Streams a reply with the platform's native streaming (capability `streaming: "native"`):
-   * reads `textStream` — text, and structured chunks (`StreamChunk`: task and plan updates) a
-   * platform may show natively or skip — until it ends and resolves with the finished message.
-   * The stream ends early when the handler's signal aborts; the runtime then marks the message
-   * stopped with one edit. Resolving `null` without reading declines: the runtime streams by post
-   * + edit instead (upstream 4.41). See docs/streaming.md.
-   */
-  stream?(
-    threadId: string,
-    textStream: AsyncIterable<string | StreamChunk>,
-    options?: StreamOptions,
-  ): Promise<RawMessage | null>;
-  /**
-   * The platform's least comfortable time between two edits of a post + edit stream, in ms; the
-   * Chat's `streamingUpdateIntervalMs` overrides it, and 500 applies when both are absent.
-   */
-  readonly streamingUpdateIntervalMs?: number;
   /**
    * Opens `modal` for the user whose interaction carried `triggerId` (capability `modals`) and
    * resolves with the platform's view id. Keeps `contextId` with the view and passes it back to

@@ -12,6 +12,7 @@ export type {
   ReceiveResult,
   WebhookOptions,
 } from "./adapter.js";
+export type { AdapterStreaming } from "./adapter-streaming.js";
 export {
   ADAPTER_FEATURES,
   type AdapterCapabilities,

@@ -36,6 +36,8 @@ export interface EditStreamResult {
   readonly threadId: string;
   /** The content the message shows now, as far as the stream knows. */
   readonly shown: string;
+  /** Clock time the last post or edit of the message settled (failed ones too); `null`: none. */
+  readonly lastWriteAt: number | null;
   readonly renderer: StreamingMarkdownRenderer;
 }
 
@@ -57,6 +59,7 @@ export async function streamByEditing(
   renderer.push(source.text); // text an adapter read before it declined to stream
   const placeholder = pacing.edits ? pacing.placeholderText : null;
   let message: PostedMessage | null = placeholder === null ? null : await target.post(placeholder);
+  let lastWriteAt = message === null ? null : pacing.clock.now();
   let editThreadId = message?.threadId || threadId;
   let shown = placeholder ?? "";
   let timer: ClockTimer | undefined;
@@ -80,6 +83,8 @@ export async function streamByEditing(
       } catch (error) {
         pacing.logger.warn("fallbackStream edit failed", error);
       }
+      // A refused edit may still count against the platform's limit, so it paces the next one.
+      lastWriteAt = pacing.clock.now();
     }
     schedule();
   };
@@ -92,6 +97,7 @@ export async function streamByEditing(
       const content = renderer.render();
       if (content.trim() === "") continue;
       message = await target.post({ markdown: content });
+      lastWriteAt = pacing.clock.now();
       editThreadId = message.threadId || threadId;
       shown = content;
       schedule();
@@ -101,5 +107,5 @@ export async function streamByEditing(
     if (timer !== undefined) pacing.clock.clearTimeout(timer);
     await inFlight;
   }
-  return { message, threadId: editThreadId, shown, renderer };
+  return { message, threadId: editThreadId, shown, lastWriteAt, renderer };
 }

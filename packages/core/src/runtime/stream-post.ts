@@ -1,8 +1,9 @@
-import { type Clock, systemClock } from "../clock/index.js";
+import { type Clock, sleep, systemClock } from "../clock/index.js";
 import type { StreamChunk } from "../content/from-full-stream-chunks.js";
 import { closeOpenMarkdown } from "../content/streaming-markdown-repair.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
+import { ValidationError } from "../errors/index.js";
 import { callAdapter } from "./adapter-call.js";
 import { type EditTarget, type PostedMessage, streamByEditing } from "./stream-fallback.js";
 import { type StreamInput, type StreamMessageOptions, streamParts } from "./stream-message.js";
@@ -83,7 +84,9 @@ export interface StreamPostResult {
  *   one final edit with the complete markdown;
  * - `false` (no edits, such as SMS): one post of the complete markdown when the stream ends.
  * The edit interval: the stream's own `updateIntervalMs`, else the Chat's, else the adapter's
- * `streamingUpdateIntervalMs`, else {@link DEFAULT_STREAMING_UPDATE_INTERVAL_MS}.
+ * `streamingUpdateIntervalMs`, else {@link DEFAULT_STREAMING_UPDATE_INTERVAL_MS} — raised to the
+ * adapter's `minStreamingUpdateIntervalMs(threadId)` when it declares one, which the final edit
+ * waits out too.
  *
  * A `signal` that already aborted rejects at once with its reason, before any platform call.
  * When `signal` aborts, reading stops at once, the source is closed, the message is edited (or
@@ -137,20 +140,24 @@ async function postFrom(
     // Unwrapped: an intermediate edit's failure is only logged, as the platform raised it.
     edit: (messageId, threadId, content) => adapter.editMessage(threadId, messageId, content),
   };
+  const floorMs = minUpdateIntervalMs(adapter, request.threadId);
+  const clock = request.settings.clock ?? systemClock;
   const edited = await streamByEditing(
     source,
     target,
     {
-      updateIntervalMs:
+      updateIntervalMs: Math.max(
+        floorMs,
         options.updateIntervalMs ??
-        request.settings.updateIntervalMs ??
-        adapter.streamingUpdateIntervalMs ??
-        DEFAULT_STREAMING_UPDATE_INTERVAL_MS,
+          request.settings.updateIntervalMs ??
+          adapter.streamingUpdateIntervalMs ??
+          DEFAULT_STREAMING_UPDATE_INTERVAL_MS,
+      ),
       placeholderText:
         request.settings.placeholderText === undefined
           ? DEFAULT_STREAMING_PLACEHOLDER_TEXT
           : request.settings.placeholderText,
-      clock: request.settings.clock ?? systemClock,
+      clock,
       logger: request.logger,
       edits: mode !== "none",
     },
@@ -164,13 +171,16 @@ async function postFrom(
     throw request.signal?.reason;
   }
   const final = edited.renderer.finish();
-  let { message, shown } = edited;
+  let { message, shown, lastWriteAt } = edited;
   if (message === null) {
     message = await target.post({ markdown: markdown.trim() === "" ? " " : markdown });
     shown = markdown;
+    lastWriteAt = clock.now();
   }
   const threadId = message.threadId || edited.threadId;
   if (final.trim() !== "" && final !== shown) {
+    const waitMs = lastWriteAt === null ? 0 : lastWriteAt + floorMs - clock.now();
+    if (waitMs > 0) await sleep(clock, waitMs);
     const finalStep = `edit message ${message.id} in ${threadId}`;
     const id = message.id;
     await callAdapter(
@@ -181,6 +191,19 @@ async function postFrom(
     );
   }
   return { message, threadId, markdown };
+}
+
+/** The adapter's floor for this thread's edits (0 without one); a bad answer is refused. */
+function minUpdateIntervalMs(adapter: Adapter, threadId: string): number {
+  const floorMs = adapter.minStreamingUpdateIntervalMs?.(threadId);
+  if (floorMs === undefined) return 0;
+  if (typeof floorMs !== "number" || !Number.isFinite(floorMs) || floorMs < 0) {
+    throw new ValidationError(
+      `adapter ${adapter.name}: minStreamingUpdateIntervalMs(${JSON.stringify(threadId)}) must be a finite number of ms ≥ 0, got ${String(floorMs)}`,
+      { step: `stream message to ${threadId}` },
+    );
+  }
+  return floorMs;
 }
 
 function streamingMode(adapter: StreamingAdapter): "native" | "edit" | "none" {
