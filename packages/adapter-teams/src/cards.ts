@@ -108,7 +108,11 @@ function table(element: TableElement): Table {
 interface Rendered {
   readonly body: AdaptiveElement[];
   readonly actions: AnyAction[];
-  hasInputs: boolean;
+}
+
+/** The Submit button of an actions block whose selects have no submit button of their own. */
+function autoSubmit(): SubmitAction {
+  return new SubmitAction({ title: "Submit", data: { actionId: AUTO_SUBMIT_ACTION_ID } as never });
 }
 
 function renderChild(child: CardChild, out: Rendered, target: AdaptiveElement[]): void {
@@ -143,17 +147,23 @@ function renderChild(child: CardChild, out: Rendered, target: AdaptiveElement[])
       target.push(new Container(...items));
       return;
     }
-    case "actions":
+    case "actions": {
+      // Each block with selects needs a submit button: its own, else an added one (upstream's).
+      let inputs = false;
+      let submits = false;
       for (const control of child.children) {
         if (control.type === "select" || control.type === "radio_select") {
           target.push(choiceSet(control));
-          out.hasInputs = true;
+          inputs = true;
         } else {
           const rendered = action(control);
           if (rendered !== undefined) out.actions.push(rendered);
+          if (control.type === "button") submits = true;
         }
       }
+      if (inputs && !submits) out.actions.push(autoSubmit());
       return;
+    }
     case "table":
       target.push(table(child));
       return;
@@ -187,21 +197,17 @@ export function toPlainData<T>(value: unknown): T {
  * large), subtitle (subtle), header image, then each child — text, images, dividers, links,
  * fields as a FactSet, sections as Containers, tables, selects as `Input.ChoiceSet` in the body
  * — and buttons as card-level `Action.Submit` (data `{ actionId, value }`) or `Action.OpenUrl`.
- * Selects without any button get a Submit button (`__auto_submit`).
+ * An actions block whose selects have no submit button of their own gets a Submit button
+ * (`__auto_submit`), as upstream's card primitives do.
  */
 export function cardToAdaptiveCard(card: CardElement): TeamsAdaptiveCard {
-  const out: Rendered = { body: [], actions: [], hasInputs: false };
+  const out: Rendered = { body: [], actions: [] };
   if (card.title) {
     out.body.push(new TextBlock(card.title, { weight: "Bolder", size: "Large", wrap: true }));
   }
   if (card.subtitle) out.body.push(new TextBlock(card.subtitle, { isSubtle: true, wrap: true }));
   if (card.imageUrl) out.body.push(new Image(card.imageUrl, { size: "Stretch" }));
   for (const child of card.children) renderChild(child, out, out.body);
-  if (out.hasInputs && out.actions.length === 0) {
-    out.actions.push(
-      new SubmitAction({ title: "Submit", data: { actionId: AUTO_SUBMIT_ACTION_ID } as never }),
-    );
-  }
   const adaptive = new AdaptiveCard(...out.body).withVersion(ADAPTIVE_CARD_VERSION);
   if (out.actions.length > 0) adaptive.withActions(...out.actions);
   const json = toPlainData<Omit<TeamsAdaptiveCard, "$schema">>(adaptive);
@@ -213,18 +219,43 @@ export function cardToAdaptiveCard(card: CardElement): TeamsAdaptiveCard {
   };
 }
 
+/** One child as plain text, by upstream's card-primitive rules (no markdown marks at all). */
+function plainChildText(child: CardChild): string {
+  switch (child.type) {
+    case "text":
+      return child.content;
+    case "image":
+      return child.alt ?? child.url;
+    case "divider":
+      return "---";
+    case "actions":
+      return child.children
+        .map((control) => ("label" in control ? control.label : ""))
+        .filter(Boolean)
+        .join(" ");
+    case "section":
+      return child.children.map(plainChildText).filter(Boolean).join("\n");
+    case "fields":
+      return child.children.map((field) => `${field.label}: ${field.value}`).join("\n");
+    case "link":
+      return `${child.label}: ${child.url}`;
+    case "table":
+      return [child.headers.join(" | "), ...child.rows.map((row) => row.join(" | "))].join("\n");
+    default:
+      // A chart has no primitive rule upstream; its own text is the honest plain form.
+      return cardChildToFallbackText(child) ?? "";
+  }
+}
+
 /**
- * Upstream's plain fallback of the card primitives: title and each child's text as paragraphs,
- * without markdown marks (for surfaces that show no markdown at all).
+ * Upstream's plain fallback of the card primitives: title, subtitle and each child's text as
+ * paragraphs — an image's alt text (or URL), `---` for a divider, the labels of actions,
+ * `label: value` for fields and `label: url` for links, table rows joined by ` | ` — without
+ * markdown marks (for surfaces that show no markdown at all).
  */
 export function cardToTeamsFallbackText(card: CardElement): string {
-  const parts = card.title ? [card.title] : [];
-  if (card.subtitle) parts.push(card.subtitle);
-  for (const child of card.children) {
-    const text = cardChildToFallbackText(child);
-    if (text) parts.push(text);
-  }
-  return parts.join("\n\n");
+  const parts = [card.title, card.subtitle, ...card.children.map(plainChildText)];
+  return parts.filter((part): part is string => Boolean(part)).join("\n\n");
 }
 
 /** A card's text where it is not drawn (notifications, the activity's `summary`): no actions. */

@@ -104,7 +104,7 @@ export {
   TeamsActivityParseError,
 } from "./parse.js";
 export { fromTeamsReaction, toTeamsReaction } from "./reactions.js";
-export { TeamsAdapter, toAppOptions } from "./teams-adapter.js";
+export { TeamsAdapter, type TeamsStreamOptions, toAppOptions } from "./teams-adapter.js";
 export {
   baseConversationId,
   decodeTeamsThreadId,

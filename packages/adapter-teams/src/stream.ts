@@ -1,4 +1,4 @@
-import type { Clock, RawMessage, StreamChunk } from "@baton/core";
+import { type Clock, chunkText, type RawMessage, type StreamChunk } from "@baton/core";
 import type { TeamsApi, TeamsOutboundActivity } from "./api.js";
 
 /** What a Teams stream needs from the adapter, bound to one conversation. */
@@ -14,81 +14,125 @@ export interface TeamsStreamTarget {
   finalActivity(text: string): TeamsOutboundActivity;
 }
 
+/** The `streamType` of one activity of Teams' streaming protocol. */
+export type TeamsStreamType = "informative" | "streaming" | "final";
+
 /**
- * Reads text chunks (structured chunks are skipped: Teams has no task or plan view) and calls
- * `update` with the whole text so far: at once for the first text, then no sooner than
- * `intervalMs` after the previous update, so chunks in between are coalesced. Resolves with the
- * complete text; a failing source rejects with its error after `onError` saw the text so far.
+ * The stream fields of one activity, twice: as the `streaminfo` entity Microsoft's REST
+ * documentation defines, and in `channelData`, where Microsoft's Teams SDK (`HttpStream`, which
+ * upstream streams through) sends the same fields too. `streamSequence` is left out of the
+ * final message, as the REST documentation requires.
  */
-async function pacedText(
-  source: AsyncIterable<string | StreamChunk>,
-  clock: Clock,
-  intervalMs: number,
-  update: (text: string) => Promise<void>,
-): Promise<{ text: string; shown: string; error?: unknown; failed: boolean }> {
-  let text = "";
-  let shown = "";
-  let lastAtMs = Number.NEGATIVE_INFINITY;
-  try {
-    for await (const chunk of source) {
-      if (typeof chunk !== "string" || chunk === "") continue;
-      text += chunk;
-      if (clock.now() - lastAtMs >= intervalMs) {
-        await update(text);
-        shown = text;
-        lastAtMs = clock.now();
-      }
-    }
-  } catch (error) {
-    return { text, shown, error, failed: true };
-  }
-  return { text, shown, failed: false };
+export function streamFields(
+  streamType: TeamsStreamType,
+  streamSequence: number | undefined,
+  streamId: string | undefined,
+): Pick<TeamsOutboundActivity, "entities" | "channelData"> {
+  const info = {
+    streamType,
+    ...(streamSequence === undefined ? {} : { streamSequence }),
+    ...(streamId === undefined ? {} : { streamId }),
+  };
+  return { entities: [{ type: "streaminfo", ...info }] as never, channelData: info as never };
 }
 
-function streamInfo(entity: Record<string, unknown>): TeamsOutboundActivity["entities"] {
-  return [{ type: "streaminfo", ...entity }] as never;
+/**
+ * What a structured chunk says while no answer text exists yet: a plan's title, or the title of
+ * a task that is pending or running (Teams' informative update, "Searching documents…").
+ * Finished tasks and everything after the first text say nothing: Teams shows informative
+ * updates only before the answer starts.
+ */
+export function statusOf(chunk: string | StreamChunk): string | undefined {
+  if (typeof chunk === "string") return undefined;
+  if (chunk.type === "plan_update") return chunk.title || undefined;
+  if (
+    chunk.type === "task_update" &&
+    (chunk.status === "pending" || chunk.status === "in_progress")
+  )
+    return chunk.title || undefined;
+  return undefined;
+}
+
+/** One stream's protocol state: the id Teams gave the first activity, and the sequence so far. */
+class TeamsStreamSession {
+  streamId: string | undefined;
+  private sequence = 0;
+  private lastAtMs = Number.NEGATIVE_INFINITY;
+  /** What the user sees now: the answer text, or the informative text before it. */
+  shown = "";
+
+  constructor(private readonly target: TeamsStreamTarget) {}
+
+  /** True once `updateIntervalMs` has passed since the previous update. */
+  due(): boolean {
+    return this.target.clock.now() - this.lastAtMs >= this.target.updateIntervalMs;
+  }
+
+  /** Sends one `typing` update (informative or streaming) with the whole text so far. */
+  async update(streamType: "informative" | "streaming", text: string): Promise<void> {
+    const { api, serviceUrl, conversationId, clock } = this.target;
+    this.sequence += 1;
+    const activity = {
+      type: "typing",
+      text,
+      ...streamFields(streamType, this.sequence, this.streamId),
+    } as TeamsOutboundActivity;
+    const sent = await api.send(serviceUrl, conversationId, activity);
+    this.streamId ??= sent.id;
+    this.shown = text;
+    this.lastAtMs = clock.now();
+  }
+
+  /** The final `message` for `text`, closing the stream the first update opened. */
+  async finish(text: string) {
+    const { api, serviceUrl, conversationId } = this.target;
+    const base = this.target.finalActivity(text);
+    const fields = streamFields("final", undefined, this.streamId);
+    const final = {
+      ...base,
+      entities: [...(base.entities ?? []), ...(fields.entities ?? [])],
+      channelData: { ...(base.channelData ?? {}), ...fields.channelData },
+    } as TeamsOutboundActivity;
+    return api.send(serviceUrl, conversationId, final);
+  }
 }
 
 /**
  * Teams' streaming protocol in a personal chat: `typing` activities with a `streaminfo` entity
- * (`streamType: "streaming"`, `streamSequence` 1, 2, … and, after the first, the `streamId` the
- * first one was given), each with the whole text so far, then a `message` with
- * `streamType: "final"` and the complete text. A source that fails midway still gets its final
- * message (with the text so far) so the chat does not stay in the streaming state; then the
- * error is rethrown.
+ * (`streamSequence` 1, 2, … and, after the first, the `streamId` the first one was given) —
+ * `informative` ones (`status`, then the status of plan and task chunks) until the answer's
+ * first text, then `streaming` ones with the whole text so far — and a final `message` with
+ * `streamType: "final"` and the complete text. Updates come at most one per `updateIntervalMs`
+ * on the target's clock; chunks in between are coalesced. A source that fails midway still gets
+ * its final message (with the text so far) so the chat does not stay in the streaming state;
+ * then the error is rethrown. Resolves with the message, whose id is the `streamId`.
  */
 export async function streamTeamsNatively(
   target: TeamsStreamTarget,
   source: AsyncIterable<string | StreamChunk>,
+  status?: string,
 ): Promise<RawMessage> {
-  const { api, serviceUrl, conversationId } = target;
-  let streamId: string | undefined;
-  let sequence = 0;
-  const result = await pacedText(source, target.clock, target.updateIntervalMs, async (text) => {
-    sequence += 1;
-    const activity = {
-      type: "typing",
-      text,
-      entities: streamInfo({
-        streamType: "streaming",
-        streamSequence: sequence,
-        ...(streamId === undefined ? {} : { streamId }),
-      }),
-    } as TeamsOutboundActivity;
-    const sent = await api.send(serviceUrl, conversationId, activity);
-    streamId ??= sent.id;
-  });
-  const base = target.finalActivity(result.text);
-  const final = {
-    ...base,
-    entities: [
-      ...(base.entities ?? []),
-      ...(streamInfo({ streamType: "final", ...(streamId === undefined ? {} : { streamId }) }) ??
-        []),
-    ],
-  } as TeamsOutboundActivity;
-  if (result.failed && result.text === "") throw result.error;
-  const sent = await api.send(serviceUrl, conversationId, final);
-  if (result.failed) throw result.error;
-  return { id: streamId ?? sent.id, threadId: target.threadId, raw: sent };
+  const session = new TeamsStreamSession(target);
+  if (status !== undefined && status !== "") await session.update("informative", status);
+  let text = "";
+  let pendingStatus: string | undefined;
+  let failure: { error: unknown } | undefined;
+  try {
+    for await (const chunk of source) {
+      text += chunkText(chunk);
+      if (text === "") pendingStatus = statusOf(chunk) ?? pendingStatus;
+      if (!session.due()) continue;
+      if (text !== "" && text !== session.shown) await session.update("streaming", text);
+      else if (text === "" && pendingStatus !== undefined && pendingStatus !== session.shown) {
+        await session.update("informative", pendingStatus);
+      }
+    }
+  } catch (error) {
+    failure = { error };
+  }
+  // Teams refuses a final message without text: a stream that failed before any answer ends here.
+  if (failure !== undefined && text === "") throw failure.error;
+  const sent = await session.finish(text);
+  if (failure !== undefined) throw failure.error;
+  return { id: session.streamId ?? sent.id, threadId: target.threadId, raw: sent };
 }

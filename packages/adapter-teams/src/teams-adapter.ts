@@ -1,6 +1,7 @@
 import {
   type Adapter,
   type AdapterPostableMessage,
+  accumulateStream,
   type ChatHost,
   ConfigError,
   defineCapabilities,
@@ -63,6 +64,16 @@ export { toAppOptions } from "./app-options.js";
 
 /** Teams throttles bot updates to about one a second. */
 const TEAMS_STREAM_INTERVAL_MS = 1_000;
+
+/** The options of `TeamsAdapter.stream`: the core's, and upstream's placeholder. */
+export interface TeamsStreamOptions extends StreamOptions {
+  /**
+   * The Chat's explicit placeholder (upstream passes `fallbackStreamingPlaceholderText` when it
+   * was configured): an informative update in personal chats; elsewhere it hands the stream
+   * back to the core's post + edit. `null` or absent: none.
+   */
+  fallbackStreamingPlaceholderText?: string | null;
+}
 
 /**
  * Microsoft Teams on Microsoft's Teams SDK (`@microsoft/teams.apps`, `@microsoft/teams.api`,
@@ -243,15 +254,23 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
 
   /**
    * Teams' streaming protocol in personal chats (`streamTeamsNatively`), with updates coalesced
-   * to one per `updateIntervalMs` (default 1 000 ms, Teams' throttle) on the adapter's clock.
-   * Elsewhere Teams has none: `null`, without reading the stream, so the core posts and edits.
+   * to one per `updateIntervalMs` (default 1 000 ms, Teams' throttle) on the adapter's clock; an
+   * explicit `fallbackStreamingPlaceholderText` is shown first, as an informative update.
+   * Channels and group chats have no streaming protocol: with an explicit placeholder, `null`
+   * without reading the stream (the core posts the placeholder and edits it); without one, the
+   * whole text is posted once when the stream ends, so the message does not flicker (upstream's
+   * rules).
    */
   async stream(
     threadId: string,
     textStream: AsyncIterable<string | StreamChunk>,
-    options?: StreamOptions,
+    options?: TeamsStreamOptions,
   ): Promise<RawMessage | null> {
-    if (!isTeamsDM(threadId)) return null;
+    const placeholder = options?.fallbackStreamingPlaceholderText;
+    if (!isTeamsDM(threadId)) {
+      if (typeof placeholder === "string") return null;
+      return this.postMessage(threadId, { markdown: await accumulateStream(textStream) });
+    }
     const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
     const target = {
       api: this.api,
@@ -262,7 +281,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       threadId,
       finalActivity: (text: string) => activityForPost({ markdown: text }, this.converter),
     };
-    return streamTeamsNatively(target, textStream);
+    return streamTeamsNatively(target, textStream, placeholder ?? undefined);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createAnonymousAttachmentFetchData,
   createTeamsAttachment,
@@ -31,6 +31,10 @@ function fileCard(fileType: string) {
 
 // Ported from upstream packages/adapter-teams/src/attachments.test.ts (titles verbatim).
 describe("Teams attachments", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it("downloads file cards anonymously and infers their MIME type", async () => {
     const fetchAuthenticated = vi.fn();
     const transfer = vi.fn(async () => new TextEncoder().encode("file contents"));
@@ -86,6 +90,35 @@ describe("Teams attachments", () => {
       type: "file",
       mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     });
+  });
+
+  it("keeps cross-origin and HTTP inline attachments compatible and anonymous", async () => {
+    const fetchAuthenticated = vi.fn();
+    const anonymousFetch = vi.fn(async () => new Response("public image"));
+    vi.stubGlobal("fetch", anonymousFetch);
+    const urls = [
+      "https://files.example.com/image.png",
+      "http://smba.trafficmanager.net/teams/image.png",
+    ];
+    const attachments = urls.map((contentUrl) =>
+      createTeamsAttachment(
+        { contentType: "image/png", contentUrl, name: "image.png" },
+        CONNECTOR_URL,
+        createFetchers(fetchAuthenticated),
+      ),
+    );
+    expect(attachments).toMatchObject(
+      urls.map((url) => ({
+        type: "image",
+        url,
+        name: "image.png",
+        mimeType: "image/png",
+        fetchMetadata: { url },
+      })),
+    );
+    await Promise.all(attachments.map((attachment) => attachment?.fetchData?.()));
+    expect(anonymousFetch).toHaveBeenCalledTimes(2);
+    expect(fetchAuthenticated).not.toHaveBeenCalled();
   });
 
   it("rehydrates both retrieval modes and revalidates bot destinations", async () => {

@@ -7,10 +7,8 @@ const GRAPH =
   "not built: the adapter has a Graph client (TeamsGraph) and getUser, but does not hydrate inbound authors' e-mail from Graph: each message would wait on a Graph call that needs User.Read.All";
 const FILES =
   "not ported: the inputs and expectations of these two index.test.ts attachment cases are not in the upstream revision this port read; Baton's attachment fetchers (file cards anonymously, connector content with the bot token, rehydration re-checking the origin) are covered by test/attachments.test.ts";
-const STREAMING =
-  "not ported yet: Baton streams natively in 1:1 chats (streaminfo typing activities, then a final message; test/stream.test.ts) and by post + edit inside the adapter elsewhere, but these upstream cases pin placeholder handling (a placeholder as native status, buffered group-chat posts) whose inputs this port did not read, so they stay deferred";
 const INPUT_CARDS =
-  "not built: upstream's input-request cards (a prompt card whose submitted inputs are parsed back into an answer) have no Baton counterpart in core's card model";
+  "not built: upstream's input-request cards (inputRequestToTeamsAdaptiveCard / parseTeamsInputResponse: a prompt whose answer comes back as the action `input:<requestId>`) serve its core's input requests; Baton's core has no input requests, and its adapters post only core's card model, so a standalone Adaptive Card builder would have no way to be posted";
 
 /** `packages/adapter-teams/src/*`: upstream's Teams adapter. */
 export const TEAMS_DIVERGENCES = [
@@ -20,14 +18,6 @@ export const TEAMS_DIVERGENCES = [
       titles: ["preserves an explicit group-chat conversation type"],
       reason:
         "not built: Baton's thread ids carry no conversation type (the 4.38 id format) and the adapter has no listThreads over Graph; group vs personal is read from the conversation id prefix",
-    },
-  ]),
-  ...divergencesOf(`${T}/attachments.test.ts`, [
-    {
-      kind: "deferred",
-      titles: ["keeps cross-origin and HTTP inline attachments compatible and anonymous"],
-      reason:
-        "not ported: the upstream revision this port read replaced this 4.38.1 test by a stricter one (untrusted inline URLs refused), so its 4.38.1 expectations are unknown; Baton fetches non-connector inline URLs anonymously and never sends the bot token off the connector's https origin (test/attachments.test.ts)",
     },
   ]),
   ...divergencesOf(`${T}/errors.test.ts`, [
@@ -49,15 +39,6 @@ export const TEAMS_DIVERGENCES = [
         "returns parse failures for unknown action ids",
       ],
       reason: INPUT_CARDS,
-    },
-    {
-      kind: "deferred",
-      titles: [
-        "converts every child type, style, and header element",
-        "renders fallback text for every child type",
-      ],
-      reason:
-        "not ported yet: these two 4.38.1 tests are absent from the upstream source revision this port read (5de4f89), so their inputs and expected cards are unknown; every child type is covered by Baton's own cards.test.ts",
     },
   ]),
   ...divergencesOf(`${T}/api/index.test.ts`, [
@@ -84,16 +65,6 @@ export const TEAMS_DIVERGENCES = [
         "hydrates email on the DM path and completes processing",
       ],
       reason: GRAPH,
-    },
-    {
-      kind: "deferred",
-      titles: [
-        "uses core fallback for an explicit group-chat placeholder",
-        "preserves buffered group-chat streaming for placeholder undefined",
-        "preserves buffered group-chat streaming for placeholder null",
-        "sends an explicit placeholder as native status before the first chunk",
-      ],
-      reason: STREAMING,
     },
     {
       kind: "deferred",
