@@ -45,9 +45,9 @@ export async function learnNames(
 }
 
 /**
- * A `user_change`: the profile changed, so the Chat's cached user (in the State), this
- * instance's cached name and the reverse name index entries of the old names go; the new
- * profile's names are indexed.
+ * A `user_change`: the profile changed, so the Chat's cached user (in the State) goes, this
+ * instance names the user by the new profile, and the reverse name index drops the old names and
+ * holds the new ones. Other instances read the old name until their cached entry lapses.
  */
 export function userChangeWork(
   target: SlackWebhookTarget,
@@ -59,6 +59,6 @@ export function userChangeWork(
   const key = userCacheKey(target.adapter.name, userId);
   return async () => {
     await host.getState().delete(key);
-    await target.names?.forget(team, userId, event.changed_user);
+    await target.names?.profileChanged(team, userId, event.changed_user);
   };
 }

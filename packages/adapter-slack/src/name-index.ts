@@ -48,10 +48,18 @@ function truthyKeys(value: JsonValue | null): string[] {
 export class SlackNameIndex {
   constructor(private readonly state: StateAdapter) {}
 
-  /** Indexes `userId` under `names` (mentionable ones only) in `team`, and remembers them. */
+  /**
+   * Indexes `userId` under exactly `names` (the mentionable ones) in `team`: names it was
+   * indexed under before and no longer has are dropped, so a renamed user stops answering to
+   * the old name at its next look-up even when no `user_change` arrived.
+   */
   async index(team: string, userId: string, names: readonly (string | undefined)[]) {
     const keep = mentionableNames(names);
-    if (keep.length === 0) return;
+    const key = namesOfUserKey(team, userId);
+    for (const name of truthyKeys(await this.state.get(key))) {
+      if (keep.includes(name)) continue;
+      await this.state.mergeObject(userByNameKey(team, name), { [userId]: false });
+    }
     for (const name of keep) {
       await this.state.mergeObject(
         userByNameKey(team, name),
@@ -59,17 +67,11 @@ export class SlackNameIndex {
         NAME_INDEX_TTL_MS,
       );
     }
-    const record = Object.fromEntries(keep.map((name) => [name, true]));
-    await this.state.mergeObject(namesOfUserKey(team, userId), record, NAME_INDEX_TTL_MS);
-  }
-
-  /** Drops `userId` from every name it was indexed under in `team`. */
-  async drop(team: string, userId: string): Promise<void> {
-    const key = namesOfUserKey(team, userId);
-    for (const name of truthyKeys(await this.state.get(key))) {
-      await this.state.mergeObject(userByNameKey(team, name), { [userId]: false });
+    if (keep.length === 0) await this.state.delete(key);
+    else {
+      const record = Object.fromEntries(keep.map((name) => [name, true]));
+      await this.state.set(key, record, NAME_INDEX_TTL_MS);
     }
-    await this.state.delete(key);
   }
 
   /** The users indexed under `name` in `team`, each once. */

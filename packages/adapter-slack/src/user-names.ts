@@ -14,8 +14,14 @@ import { bareMentionNames, replaceBareMentions } from "./mention-scan.js";
 import { isRawSlackUserId, SlackNameIndex } from "./name-index.js";
 import { fetchSlackUserRecord, type SlackUserRecord, slackUserOf } from "./slack-user.js";
 
-/** How long this instance keeps a user or channel name it looked up: one hour. */
+/** How long a user or channel name this instance looked up is fresh: one hour. */
 export const NAME_CACHE_TTL_MS = 60 * 60 * 1_000;
+/**
+ * How long past that an inbound message may still read the name while the look-up after its
+ * answer refreshes it: one more hour. Without it, an active user's message would read as the bare
+ * id once an hour, each time the entry lapsed.
+ */
+export const NAME_STALE_GRACE_MS = NAME_CACHE_TTL_MS;
 /** The most users this instance keeps names of. */
 const MAX_CACHED_USERS = 10_000;
 /** The most channels this instance keeps names of. */
@@ -61,15 +67,22 @@ export class SlackUserNames {
   private readonly pendingChannels = new Map<string, Promise<string | null>>();
 
   constructor(private readonly options: SlackUserNamesOptions) {
-    this.users = new MemoryTtlCache(options.clock, NAME_CACHE_TTL_MS, MAX_CACHED_USERS);
-    this.channels = new MemoryTtlCache(options.clock, NAME_CACHE_TTL_MS, MAX_CACHED_CHANNELS);
+    const cache = { ttlMs: NAME_CACHE_TTL_MS, staleGraceMs: NAME_STALE_GRACE_MS };
+    this.users = new MemoryTtlCache(options.clock, { ...cache, maxEntries: MAX_CACHED_USERS });
+    this.channels = new MemoryTtlCache(options.clock, {
+      ...cache,
+      maxEntries: MAX_CACHED_CHANNELS,
+    });
   }
 
-  /** The cached names, read without I/O. */
+  /**
+   * The cached names, read without I/O: fresh ones, and lapsed ones within their grace period
+   * (the look-up after the answer refreshes those, as {@link lookupUser} reads only fresh ones).
+   */
   snapshot(): SlackNameSnapshot {
     return {
-      user: (userId) => this.users.get(userId) ?? undefined,
-      channelName: (channelId) => this.channels.get(channelId) ?? undefined,
+      user: (userId) => this.users.getAllowingStale(userId) ?? undefined,
+      channelName: (channelId) => this.channels.getAllowingStale(channelId) ?? undefined,
     };
   }
 
@@ -166,17 +179,15 @@ export class SlackUserNames {
   }
 
   /**
-   * A `user_change`: forgets the cached user on this instance and the names it was indexed
-   * under, then indexes the names of the new profile (Slack sends the whole user).
+   * A `user_change`: Slack sends the whole new profile, so this instance names the user by it at
+   * once (no look-up), and the reverse index holds the user under the new names only.
    */
-  async forget(team: string, userId: string, rawUser: unknown): Promise<void> {
-    this.users.delete(userId);
+  async profileChanged(team: string, userId: string, rawUser: unknown): Promise<void> {
+    const fresh = slackUserOf(userId, rawUser);
+    this.users.set(userId, fresh.info);
     const state = this.state();
     if (state === undefined) return;
-    const index = new SlackNameIndex(state);
-    await index.drop(team, userId);
-    const fresh = slackUserOf(userId, rawUser);
-    await index.index(team, userId, [fresh.info.userName, fresh.handle]);
+    await new SlackNameIndex(state).index(team, userId, [fresh.info.userName, fresh.handle]);
   }
 
   /**
