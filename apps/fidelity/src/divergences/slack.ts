@@ -9,10 +9,12 @@ const SOCKET_MODE =
   "not ported yet: socket mode is built on @slack/socket-mode and pinned against the fake's WebSocket endpoint in packages/adapter-slack/test/socket.test.ts, but upstream's socket blocks test its internal routeSocketEvent / forwarding API and multi-workspace tokens, which Baton does not have";
 const NATIVE_STREAMING =
   "not ported yet: native streaming (chat.startStream / appendStream / stopStream in threads, post + edit elsewhere) is built and pinned in packages/adapter-slack/test/stream.test.ts, but upstream's cases (its fallback triggers, mention resolution in streamed text, feedback buttons in the stop blocks) were not read and ported";
-const USER_NAMES =
-  "not built: user-name resolution (users.info look-ups turning <@U…> into names inbound and @name into <@U…> outbound, the reverse name index, participant tracking); inbound mentions read as @U…, outbound text keeps what the bot wrote";
-const USER_CHANGE =
-  "not ported yet: user_change drops the Chat's cached user (pinned in packages/adapter-slack/test/outbound.test.ts, 'user cache invalidation'), but upstream's case checks the reverse name index, which is not built";
+/** The ADR of Baton's Slack user names: from the cache before the answer, looked up after it. */
+const NAMES_ADR = "docs/adr/0027-slack-names-from-cache-before-the-answer.md";
+const NAMES_AFTER_ANSWER =
+  "different on purpose: the webhook asks Slack nothing before its answer, so inbound <@U…>, <#C…> and the author are named from the instance's cache, and what it lacks is looked up after the answer and named from the next message on (ADR 0027); pinned by the '(Baton: …)' tests of packages/adapter-slack/test/user-names.test.ts and user-names-events.test.ts";
+const BARE_MENTIONS =
+  "different on purpose: a bare @name is sent as <@U…> when the reverse name index names the user and as typed otherwise, never as <@name> (ADR 0027); pinned with upstream's inputs in packages/adapter-slack/test/mentions-outbound.test.ts ('bare @name in outbound text …')";
 const FILE_DOWNLOAD =
   "not built: downloading Slack files with the bot token (Attachment.fetchData); inbound files keep url_private and their ids in fetchMetadata only";
 const CLIENT_TOKENS =
@@ -96,42 +98,16 @@ export const SLACK_DIVERGENCES = [
       ],
       reason: MULTI_WORKSPACE,
     },
-    { kind: "deferred", describe: ["resolveInlineMentions"], reason: USER_NAMES },
     {
-      kind: "deferred",
-      describe: ["reverse user lookup", "reverse index storage in lookupUser"],
-      reason: USER_NAMES,
-    },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "resolveOutgoingMentions"],
-      reason: USER_NAMES,
-    },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "resolveMessageMentions"],
-      reason: USER_NAMES,
-    },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "thread participant tracking"],
-      reason: USER_NAMES,
-    },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "system-authored messages"],
-      reason: USER_NAMES,
-    },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "incoming author email"],
-      reason: USER_NAMES,
-    },
-    { kind: "deferred", describe: ["W-prefixed enterprise user IDs"], reason: USER_NAMES },
-    {
-      kind: "deferred",
-      titles: ["resolves reaction user display name"],
-      reason: USER_NAMES,
+      kind: "divergent",
+      titles: [
+        "resolves user mentions in incoming messages via webhook",
+        "resolves bare channel mentions in incoming messages",
+        "hydrates author email from users.info",
+        "resolves incoming <@W…> mentions like U-prefixed ones",
+      ],
+      reason: NAMES_AFTER_ANSWER,
+      link: NAMES_ADR,
     },
     { kind: "deferred", describe: ["renderFormatted"], reason: PARSE_SHAPE },
     {
@@ -204,11 +180,6 @@ export const SLACK_DIVERGENCES = [
     { kind: "deferred", describe: ["decodeEphemeralMessageId edge cases"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["editMessage via response_url"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["deleteMessage via response_url"], reason: EPHEMERAL_IDS },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "user_change event"],
-      reason: USER_CHANGE,
-    },
     { kind: "deferred", describe: ["socket mode forwarding - handleWebhook"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["startSocketModeListener"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["routeSocketEvent with options"], reason: SOCKET_MODE },
@@ -260,27 +231,21 @@ export const SLACK_DIVERGENCES = [
       link: ADR,
     },
     {
-      kind: "deferred",
+      kind: "divergent",
       titles: [
         "rewrites bare @mentions in plain strings",
         "rewrites bare @mentions in markdown",
         "converts mentions adjacent to non-word punctuation",
-        "does not mangle @handles inside URL paths in plain strings",
-        "does not mangle @handles inside URL paths in markdown",
-        "does not mangle @handles inside URL query strings",
-        "does not mangle @handles inside URL fragments",
-        "does not mangle @handles inside Slack links",
-        "does not mangle @handles inside Markdown links",
         "does not link @handles inside inline code",
         "does not link @handles inside fenced code",
-        "does not mangle @handles inside schemeless host paths",
         "rewrites slash-separated mentions",
         "rewrites mentions after schemeless host punctuation",
         "still rewrites a real mention that follows a URL",
         "preserves schemeless URL handles in response URL markdown",
         "handles malformed angle text without rescanning it",
       ],
-      reason: USER_NAMES,
+      reason: BARE_MENTIONS,
+      link: NAMES_ADR,
     },
   ]),
 ];
