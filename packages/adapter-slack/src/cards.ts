@@ -6,32 +6,22 @@ import {
   type FieldsElement,
   type SelectOptionElement,
 } from "@baton/core";
+import { chartToSlackBlock } from "./blocks/chart-block.js";
+import { mapSlackEmojiPlaceholders } from "./blocks/emoji.js";
+import { cutSlackValue, SLACK_LIMITS, truncateSlackText } from "./blocks/limits.js";
+import {
+  createRenderState,
+  type SlackBlock,
+  type SlackBlocksOptions,
+  type SlackRenderState,
+} from "./blocks/render-options.js";
+import { tableToSlackBlock } from "./blocks/table-block.js";
 import { SlackFormatConverter } from "./format.js";
 
-/** One Block Kit block (Slack's JSON, loosely typed: Slack validates it). */
-export type SlackBlock = Record<string, unknown>;
+export { SLACK_LIMITS, truncateSlackText } from "./blocks/limits.js";
+export type { SlackBlock, SlackBlocksOptions } from "./blocks/render-options.js";
 
 const CONVERTER = new SlackFormatConverter();
-
-/** Slack's limits the renderer keeps to (api.slack.com/reference/block-kit). */
-export const SLACK_LIMITS = {
-  blocks: 50,
-  sectionText: 3_000,
-  headerText: 150,
-  buttonText: 75,
-  actionId: 255,
-  actionElements: 25,
-  fields: 10,
-  fieldText: 2_000,
-  options: 100,
-  optionText: 75,
-  messageText: 40_000,
-} as const;
-
-/** `text` cut to `max` characters, ending with "…" when cut: never a refused post. */
-export function truncateSlackText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 // Cards set Slack's `emoji` flag on plain text (upstream's Block Kit output); modal views do not.
 function plain(text: string, max: number) {
@@ -39,21 +29,32 @@ function plain(text: string, max: number) {
 }
 
 function mrkdwn(markdown: string, max: number = SLACK_LIMITS.sectionText) {
-  return { type: "mrkdwn", text: truncateSlackText(CONVERTER.fromMarkdown(markdown), max) };
+  return {
+    type: "mrkdwn",
+    text: truncateSlackText(CONVERTER.fromMarkdown(markdown) || " ", max),
+  };
 }
 
 /** A radio button option: Slack renders its label and description as mrkdwn. */
 export function slackRadioOption(option: SelectOptionElement) {
   return {
     text: { type: "mrkdwn", text: truncateSlackText(option.label, SLACK_LIMITS.optionText) },
-    value: option.value,
-    ...(option.description ? { description: { type: "mrkdwn", text: option.description } } : {}),
+    value: cutSlackValue(option.value, SLACK_LIMITS.optionValue),
+    ...(option.description
+      ? {
+          description: {
+            type: "mrkdwn",
+            text: truncateSlackText(option.description, SLACK_LIMITS.optionText),
+          },
+        }
+      : {}),
   };
 }
 
 /**
- * A Block Kit option object. `emoji` sets Slack's emoji flag on its texts, as card controls
- * carry it; modal inputs and dynamic select answers leave it out.
+ * A Block Kit option object, its value cut to Slack's 150 characters. `emoji` sets Slack's emoji
+ * flag on its texts, as card controls carry it; modal inputs and dynamic select answers leave it
+ * out.
  */
 export function slackOption(option: SelectOptionElement, emoji = false) {
   const text = (value: string) => ({
@@ -63,57 +64,83 @@ export function slackOption(option: SelectOptionElement, emoji = false) {
   });
   return {
     text: text(option.label),
-    value: option.value,
+    value: cutSlackValue(option.value, SLACK_LIMITS.optionValue),
     ...(option.description ? { description: text(option.description) } : {}),
   };
 }
 
-/** A card's text fallback as mrkdwn, its controls listed (upstream's `cardToFallbackText`). */
-export function cardToSlackFallbackText(card: CardElement): string {
-  return CONVERTER.fromMarkdown(cardToFallbackText(card));
+/**
+ * A card's text fallback as mrkdwn, its controls listed (ADR 0018), emoji placeholders written
+ * with `convertEmoji` (default: Slack's names from core's emoji map).
+ */
+export function cardToSlackFallbackText(
+  card: CardElement,
+  options: Pick<SlackBlocksOptions, "convertEmoji"> = {},
+): string {
+  const convertEmoji = options.convertEmoji ?? mapSlackEmojiPlaceholders;
+  return CONVERTER.fromMarkdown(convertEmoji(cardToFallbackText(card)));
 }
 
-function controlOf(control: ActionsChild): Record<string, unknown> {
+function withEmoji(option: SelectOptionElement, convert: (text: string) => string) {
+  return {
+    ...option,
+    label: convert(option.label),
+    ...(option.description ? { description: convert(option.description) } : {}),
+  };
+}
+
+/** The option whose (cut) value is `initial`, so a long initial value still matches. */
+function initialOf<T extends { value: string }>(options: T[], initial: string | undefined) {
+  if (initial === undefined) return undefined;
+  const value = cutSlackValue(initial, SLACK_LIMITS.optionValue);
+  return options.find((option) => option.value === value);
+}
+
+function buttonStyle(style: string | undefined) {
+  return style === "primary" || style === "danger" ? { style } : {};
+}
+
+function controlOf(control: ActionsChild, convert: (text: string) => string) {
   switch (control.type) {
     case "button":
       return {
         type: "button",
-        action_id: control.id,
-        text: plain(control.label, SLACK_LIMITS.buttonText),
-        ...(control.value === undefined ? {} : { value: control.value }),
-        ...(control.style === "primary" || control.style === "danger"
-          ? { style: control.style }
-          : {}),
+        action_id: cutSlackValue(control.id, SLACK_LIMITS.actionId),
+        text: plain(convert(control.label), SLACK_LIMITS.buttonText),
+        ...(control.value === undefined
+          ? {}
+          : { value: cutSlackValue(control.value, SLACK_LIMITS.buttonValue) }),
+        ...buttonStyle(control.style),
       };
     case "link-button":
       return {
         type: "button",
-        action_id: control.id ?? `link:${control.url}`.slice(0, SLACK_LIMITS.actionId),
-        text: plain(control.label, SLACK_LIMITS.buttonText),
-        url: control.url,
-        ...(control.style === "primary" || control.style === "danger"
-          ? { style: control.style }
-          : {}),
+        action_id: cutSlackValue(control.id ?? `link:${control.url}`, SLACK_LIMITS.actionId),
+        text: plain(convert(control.label), SLACK_LIMITS.buttonText),
+        url: cutSlackValue(control.url, SLACK_LIMITS.url),
+        ...buttonStyle(control.style),
       };
     case "select": {
       const options = control.options
         .slice(0, SLACK_LIMITS.options)
-        .map((option) => slackOption(option, true));
-      const initial = options.find((option) => option.value === control.initialOption);
+        .map((option) => slackOption(withEmoji(option, convert), true));
+      const initial = initialOf(options, control.initialOption);
       return {
         type: "static_select",
-        action_id: control.id,
-        placeholder: plain(control.placeholder ?? control.label, 150),
+        action_id: cutSlackValue(control.id, SLACK_LIMITS.actionId),
+        placeholder: plain(convert(control.placeholder ?? control.label), SLACK_LIMITS.placeholder),
         options,
         ...(initial ? { initial_option: initial } : {}),
       };
     }
     case "radio_select": {
-      const options = control.options.slice(0, 10).map(slackRadioOption);
-      const initial = options.find((option) => option.value === control.initialOption);
+      const options = control.options
+        .slice(0, SLACK_LIMITS.radioOptions)
+        .map((option) => slackRadioOption(withEmoji(option, convert)));
+      const initial = initialOf(options, control.initialOption);
       return {
         type: "radio_buttons",
-        action_id: control.id,
+        action_id: cutSlackValue(control.id, SLACK_LIMITS.actionId),
         options,
         ...(initial ? { initial_option: initial } : {}),
       };
@@ -121,84 +148,101 @@ function controlOf(control: ActionsChild): Record<string, unknown> {
   }
 }
 
-function fieldsBlock(fields: FieldsElement): SlackBlock[] {
+function fieldsBlock(fields: FieldsElement, convert: (text: string) => string): SlackBlock[] {
   const blocks: SlackBlock[] = [];
   for (let start = 0; start < fields.children.length; start += SLACK_LIMITS.fields) {
     const slice = fields.children.slice(start, start + SLACK_LIMITS.fields);
     blocks.push({
       type: "section",
       fields: slice.map((field) =>
-        mrkdwn(`**${field.label}**\n${field.value}`, SLACK_LIMITS.fieldText),
+        mrkdwn(`**${convert(field.label)}**\n${convert(field.value)}`, SLACK_LIMITS.fieldText),
       ),
     });
   }
   return blocks;
 }
 
-function childBlocks(child: CardChild): SlackBlock[] {
+function image(url: string, alt: string) {
+  return {
+    type: "image",
+    image_url: cutSlackValue(url, SLACK_LIMITS.url),
+    alt_text: truncateSlackText(alt, SLACK_LIMITS.imageAlt),
+  };
+}
+
+function childBlocks(child: CardChild, state: SlackRenderState): SlackBlock[] {
+  const convert = state.convertEmoji;
   switch (child.type) {
     case "text": {
-      const content = child.style === "bold" ? `**${child.content}**` : child.content;
+      const content = convert(child.content);
       if (child.style === "muted") {
         return [{ type: "context", elements: [mrkdwn(content)] }];
       }
-      return [{ type: "section", text: mrkdwn(content) }];
+      return [
+        { type: "section", text: mrkdwn(child.style === "bold" ? `**${content}**` : content) },
+      ];
     }
     case "image":
-      return [{ type: "image", image_url: child.url, alt_text: child.alt || "image" }];
+      return [image(child.url, convert(child.alt || "Image"))];
     case "divider":
       return [{ type: "divider" }];
     case "actions":
       return [
         {
           type: "actions",
-          elements: child.children.slice(0, SLACK_LIMITS.actionElements).map(controlOf),
+          elements: child.children
+            .slice(0, SLACK_LIMITS.actionElements)
+            .map((control) => controlOf(control, convert)),
         },
       ];
     case "section":
-      return child.children.flatMap(childBlocks);
+      return child.children.flatMap((nested) => childBlocks(nested, state));
     case "fields":
-      return fieldsBlock(child);
+      return fieldsBlock(child, convert);
     case "link":
-      return [{ type: "section", text: mrkdwn(`[${child.label}](${child.url})`) }];
+      return [{ type: "section", text: mrkdwn(`[${convert(child.label)}](${child.url})`) }];
     case "table":
+      return [tableToSlackBlock(child, state)];
     case "chart":
-      // Slack has no table or chart block for apps: their text form goes in a monospace block.
-      return [
-        {
-          type: "section",
-          text: mrkdwn(
-            `\`\`\`\n${cardToFallbackText({ type: "card", children: [child] })}\n\`\`\``,
-          ),
-        },
-      ];
+      return [chartToSlackBlock(child, state)];
   }
 }
 
 /**
  * A card as Block Kit: a header for the title, a context line for the subtitle, an image, then
  * each child (text → section or context, fields → sections of ≤ 10 fields, actions → an actions
- * block of buttons, link buttons, selects and radio buttons, tables and charts as monospace
- * text). Text over Slack's limits is cut with "…"; past 50 blocks the rest is dropped and a
- * last block says so, so a big card never makes the post fail.
+ * block of buttons, link buttons, selects and radio buttons, a table → Slack's data table, a
+ * chart → a data visualization, each falling back to monospace text past Slack's limits).
+ * Emoji placeholders are written by `options.convertEmoji` (default: Slack's names from core's
+ * emoji map). Text over Slack's limits is cut with "…", URLs and values at the limit; past
+ * `options.maxBlocks` (default 50) the rest is dropped and a last block says so, so a big card
+ * never makes the post fail. Throws a SlackBlockError for a `maxBlocks` outside 1–50.
  */
-export function cardToBlockKit(card: CardElement): SlackBlock[] {
+export function cardToBlockKit(card: CardElement, options: SlackBlocksOptions = {}): SlackBlock[] {
+  const state = createRenderState(options, mapSlackEmojiPlaceholders);
+  const convert = state.convertEmoji;
   const blocks: SlackBlock[] = [];
-  if (card.title) blocks.push({ type: "header", text: plain(card.title, SLACK_LIMITS.headerText) });
-  if (card.subtitle) blocks.push({ type: "context", elements: [mrkdwn(card.subtitle)] });
-  if (card.imageUrl)
-    blocks.push({ type: "image", image_url: card.imageUrl, alt_text: card.title ?? "image" });
-  for (const child of card.children) blocks.push(...childBlocks(child));
-  if (blocks.length <= SLACK_LIMITS.blocks) return blocks;
-  const kept = blocks.slice(0, SLACK_LIMITS.blocks - 1);
-  kept.push({ type: "context", elements: [mrkdwn("_(card truncated: Slack shows 50 blocks)_")] });
+  if (card.title) {
+    blocks.push({ type: "header", text: plain(convert(card.title), SLACK_LIMITS.headerText) });
+  }
+  if (card.subtitle) blocks.push({ type: "context", elements: [mrkdwn(convert(card.subtitle))] });
+  if (card.imageUrl) blocks.push(image(card.imageUrl, convert(card.title || "Card image")));
+  for (const child of card.children) blocks.push(...childBlocks(child, state));
+  if (blocks.length <= state.maxBlocks) return blocks;
+  const kept = blocks.slice(0, state.maxBlocks - 1);
+  kept.push({
+    type: "context",
+    elements: [mrkdwn(`_(card truncated: Slack shows ${state.maxBlocks} blocks)_`)],
+  });
   return kept;
 }
 
 /** The notification text of a card (Slack shows it in notifications and old clients). */
 export function cardToSlackText(card: CardElement): string {
   return truncateSlackText(
-    CONVERTER.fromMarkdown(cardToFallbackText(card, { actions: "omit" })),
+    CONVERTER.fromMarkdown(
+      mapSlackEmojiPlaceholders(cardToFallbackText(card, { actions: "omit" })),
+    ),
     SLACK_LIMITS.messageText,
   );
 }

@@ -14,7 +14,6 @@ import {
   Section,
   Select,
   SelectOption,
-  Table,
 } from "@baton/core";
 import { describe, expect, it } from "vitest";
 import {
@@ -130,16 +129,6 @@ describe("Block Kit rendering of cards", () => {
       action_id: "plan",
       options: [{ text: { type: "mrkdwn", text: "Pro" }, value: "pro" }],
     });
-  });
-
-  it("renders a table as a monospace block, since apps have no table block here", () => {
-    const blocks = cardToBlockKit(
-      Card({ children: [Table({ headers: ["Name", "Qty"], rows: [["apple", "3"]] })] }),
-    );
-    const text = (blocks[0]?.text as { text: string }).text;
-    expect(text.startsWith("```")).toBe(true);
-    expect(text).toContain("apple");
-    expect(text).toContain("Qty");
   });
 
   it("keeps within Slack's limits: long text is cut with a marker and extra blocks are dropped", () => {
@@ -601,6 +590,19 @@ describe("markdown bold to Slack mrkdwn conversion", () => {
       Card({ children: [Fields([Field({ label: "Status", value: "**done**" })])] }),
     );
     expect(fields?.fields).toEqual([{ type: "mrkdwn", text: "*Status*\n*done*" }]);
+  });
+
+  it("does not convert empty double asterisks", () => {
+    const card = Card({ children: [CardText("text **** more")] });
+    // **** has nothing between them, so it is no bold run and stays as written.
+    expect(sectionText(card)).toBe("text **** more");
+  });
+
+  it("reads *single asterisks* in CardText as markdown italics (Baton: CardText is markdown)", () => {
+    // Upstream keeps `*bold*` as Slack's bold; Baton renders CardText as markdown (ADR 0022).
+    expect(sectionText(Card({ children: [CardText("Already *bold* in Slack format")] }))).toBe(
+      "Already _bold_ in Slack format",
+    );
   });
 
   it("handles **bold** at start and end of content", () => {
