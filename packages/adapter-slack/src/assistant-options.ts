@@ -1,4 +1,5 @@
 import type { SlackAppContextEntity } from "./agent-context.js";
+import { checkFeedbackButtonsOptions } from "./feedback-buttons.js";
 import type { SlackSuggestedPrompt } from "./slack-assistant.js";
 
 /** Prompts offered when a user opens the agent: the buttons and an optional heading. */
@@ -56,10 +57,15 @@ export interface SlackAssistantConfig {
   loadingMessages?: readonly string[];
   /**
    * Slack's native streaming (`chat.startStream` …) in threads. Default true; `false` (Slack
-   * flavours without it, e.g. GovSlack) streams every reply by post and edit.
+   * flavours without it, e.g. GovSlack): `adapter.stream` answers `null` before reading the
+   * stream, so every reply is streamed by post and edit.
    */
   nativeStreaming?: boolean;
-  /** Appends thumbs up/down (`feedback_buttons`) to every natively streamed reply. */
+  /**
+   * Appends Slack's thumbs up/down (a `context_actions` block with `feedback_buttons`) to the
+   * final `chat.stopStream` of every natively streamed reply, after the stream's own `endWith`
+   * blocks; clicks reach `chat.onAction(actionId)`. A reply streamed by post and edit gets none.
+   */
   feedbackButtons?: boolean | SlackFeedbackButtonsOptions;
 }
 
@@ -93,6 +99,19 @@ export function resolveSlackAssistantOptions(
     problems.push("loadingMessages must be a list of strings");
   }
   const feedback = config.feedbackButtons;
+  if (
+    feedback !== undefined &&
+    typeof feedback !== "boolean" &&
+    (typeof feedback !== "object" || feedback === null || Array.isArray(feedback))
+  ) {
+    problems.push("feedbackButtons must be true, false or an options object");
+  } else if (typeof feedback === "object") {
+    checkFeedbackButtonsOptions(feedback, problems);
+  }
+  const nativeStreaming = config.nativeStreaming;
+  if (nativeStreaming !== undefined && typeof nativeStreaming !== "boolean") {
+    problems.push("nativeStreaming must be true or false");
+  }
   return {
     agentView: config.agentView === true,
     suggestedPrompts: prompts,

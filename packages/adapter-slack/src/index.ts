@@ -43,6 +43,13 @@ export {
 } from "./crypto.js";
 export { SlackApiError } from "./errors.js";
 export {
+  buildFeedbackButtonsBlock,
+  DEFAULT_FEEDBACK_ACTION_ID,
+  type SlackFeedbackButton,
+  type SlackFeedbackButtonsBlock,
+} from "./feedback-buttons.js";
+export { isSlackFileUrl } from "./file-download.js";
+export {
   escapeSlackText,
   mrkdwnToMarkdown,
   SlackFormatConverter,

@@ -24,7 +24,6 @@ import {
   listSlackThreads,
 } from "./channels.js";
 import { fetchSlackMessages } from "./history.js";
-import { streamNatively } from "./native-stream.js";
 import { SlackAdapterInstalls } from "./slack-adapter-installs.js";
 import {
   publishSlackHomeView,
@@ -42,6 +41,7 @@ import {
 } from "./slack-messages.js";
 import { openSlackModal, updateSlackModal } from "./slack-modal.js";
 import { postSlackEphemeral, scheduleSlackMessage } from "./slack-schedule.js";
+import { SlackNativeStreams } from "./slack-stream.js";
 import {
   decodeSlackThreadId,
   encodeSlackThreadId,
@@ -79,8 +79,6 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
    */
   readonly streamingUpdateIntervalMs = 1_000;
 
-  private nativeStreamingOff = false;
-
   /** User-name resolution: inbound mentions from cache, outbound `@name` through the index. */
   protected readonly names = new SlackUserNames({
     api: this.api,
@@ -88,6 +86,17 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     logger: () => this.logger(),
     host: () => this.host,
     team: () => this.currentTeam(),
+  });
+
+  /** `adapter.stream`: native streaming with the assistant options (see `SlackNativeStreams`). */
+  private readonly streams = new SlackNativeStreams({
+    api: this.api,
+    clock: this.options.clock,
+    logger: () => this.logger(),
+    assistant: this.options.assistant,
+    appendIntervalMs: this.streamingUpdateIntervalMs,
+    team: () => this.currentTeam(),
+    resolveText: (text, threadId) => this.names.resolveText(text, threadId),
   });
 
   /** What the webhook and socket mode route events with. */
@@ -175,22 +184,7 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     textStream: AsyncIterable<string | StreamChunk>,
     options?: StreamOptions,
   ): Promise<RawMessage | null> {
-    return streamNatively(
-      {
-        api: this.api,
-        clock: this.options.clock,
-        logger: this.logger(),
-        teamId: this.currentTeam(),
-        appendIntervalMs: options?.updateIntervalMs ?? this.streamingUpdateIntervalMs,
-        nativeOff: () => this.nativeStreamingOff,
-        turnNativeOff: () => {
-          this.nativeStreamingOff = true;
-        },
-      },
-      threadId,
-      textStream,
-      options,
-    );
+    return this.streams.stream(threadId, textStream, options);
   }
 
   /** Posts at the top level of a channel (`slack:{channel}`). */

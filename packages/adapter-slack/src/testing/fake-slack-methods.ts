@@ -1,4 +1,5 @@
 import { type FakeSlackStore, messageJson } from "./fake-slack-store.js";
+import { validStreamStopBlocks } from "./fake-slack-stream-blocks.js";
 
 /** Slack's answer to one method call: its JSON (with `ok`) or a platform error. */
 export type FakeSlackAnswer = Record<string, unknown>;
@@ -88,6 +89,9 @@ function streamStep(store: FakeSlackStore, args: Args, stop: boolean) {
   if (!stop && text === "") throw new FakeSlackError("no_text");
   message.text += text;
   const blocks = blocksOf(args);
+  if (blocks !== undefined && stop && !validStreamStopBlocks(blocks)) {
+    throw new FakeSlackError("invalid_blocks");
+  }
   if (blocks) message.blocks = blocks;
   if (stop) store.streaming.delete(message.ts);
   return { ok: true, channel, ts: message.ts, ...(stop ? { message: messageJson(message) } : {}) };
@@ -248,6 +252,11 @@ export const FAKE_SLACK_METHODS: Readonly<Record<string, Handler>> = {
   "chat.startStream": (store, args, self) => {
     const channel = channelOf(store, args);
     const threadTs = need(args, "thread_ts");
+    // Outside a DM Slack must be told whom the stream answers.
+    if (!channel.startsWith("D")) {
+      need(args, "recipient_user_id");
+      need(args, "recipient_team_id");
+    }
     const message = store.add({
       channel,
       text: "",
