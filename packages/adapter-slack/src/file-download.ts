@@ -1,4 +1,4 @@
-import { AdapterError, type Attachment, ConfigError } from "@baton/core";
+import { AdapterError, type Attachment } from "@baton/core";
 import { SLACK_ADAPTER_NAME } from "./thread-id.js";
 import { currentSlackToken } from "./token-context.js";
 
@@ -34,23 +34,48 @@ export function isSlackFileUrl(url: string, apiUrl: string | undefined): boolean
   return ["slack.com", "slack-gov.com"].some((root) => host === root || host.endsWith(`.${root}`));
 }
 
-/** Downloads `url` with `token` as a bearer; refuses Slack's HTML sign-in page as content. */
-async function download(url: string, token: string): Promise<Uint8Array> {
-  const response = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
-  if (!response.ok) {
-    throw new AdapterError(
-      SLACK_ADAPTER_NAME,
-      `slack: downloading ${url} failed with HTTP ${response.status}`,
-    );
+/** The most redirects one download follows. */
+const MAX_REDIRECTS = 3;
+
+/**
+ * Downloads `url`, sending `token` as a bearer only to Slack file URLs: redirects are followed
+ * by hand (at most {@link MAX_REDIRECTS}), each hop checked again, so a redirect off Slack is
+ * fetched without the token. Refuses Slack's HTML sign-in page as content.
+ */
+async function download(url: string, token: string, apiUrl: string | undefined) {
+  let target = url;
+  for (let hop = 0; ; hop += 1) {
+    const headers: Record<string, string> = isSlackFileUrl(target, apiUrl)
+      ? { Authorization: `Bearer ${token}` }
+      : {};
+    const response = await fetch(target, { headers, redirect: "manual" });
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      if (hop >= MAX_REDIRECTS) {
+        throw new AdapterError(
+          SLACK_ADAPTER_NAME,
+          `slack: downloading ${url} redirected too often`,
+        );
+      }
+      await response.body?.cancel();
+      target = new URL(location, target).toString();
+      continue;
+    }
+    if (!response.ok) {
+      throw new AdapterError(
+        SLACK_ADAPTER_NAME,
+        `slack: downloading ${url} failed with HTTP ${response.status}`,
+      );
+    }
+    // Slack answers a token without files:read with its sign-in page, status 200.
+    if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
+      throw new AdapterError(
+        SLACK_ADAPTER_NAME,
+        `slack: downloading ${url} returned a web page, not the file (does the token have files:read?)`,
+      );
+    }
+    return new Uint8Array(await response.arrayBuffer());
   }
-  // Slack answers a token without files:read with its sign-in page, status 200.
-  if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
-    throw new AdapterError(
-      SLACK_ADAPTER_NAME,
-      `slack: downloading ${url} returned a web page, not the file (does the token have files:read?)`,
-    );
-  }
-  return new Uint8Array(await response.arrayBuffer());
 }
 
 /**
@@ -89,15 +114,19 @@ export function withSlackFileFetcher(attachment: Attachment, access: SlackFileAc
       const key = enterprise ? enterpriseId : teamId;
       const token = await access.installationToken(key, enterprise);
       if (token === undefined) {
-        throw new ConfigError([`slack adapter: Installation not found for team ${key}`]);
+        throw new AdapterError(
+          SLACK_ADAPTER_NAME,
+          `slack: Installation not found for team ${key}, so its file cannot be downloaded`,
+        );
       }
       return token;
     }
     const token = snapshot ?? access.defaultToken();
     if (token === undefined) {
-      throw new ConfigError([
-        "slack adapter: no bot token to download the file with (botToken, or a delivery's workspace)",
-      ]);
+      throw new AdapterError(
+        SLACK_ADAPTER_NAME,
+        "slack: no bot token to download the file with (botToken, a delivery's workspace, or withBotToken)",
+      );
     }
     return token;
   };
@@ -112,7 +141,7 @@ export function withSlackFileFetcher(attachment: Attachment, access: SlackFileAc
           `slack: refusing to send the bot token to ${url}, which is not a Slack file URL`,
         );
       }
-      return download(url, await tokenForDownload());
+      return download(url, await tokenForDownload(), access.apiUrl);
     },
   };
 }

@@ -1,5 +1,6 @@
 import {
   type Adapter,
+  type Attachment,
   type ChatHost,
   type Logger,
   type Message,
@@ -9,6 +10,7 @@ import {
 import type { WebClient } from "@slack/web-api";
 import type { Root } from "mdast";
 import { SlackApi } from "./api.js";
+import { type SlackFileAccess, withSlackFileFetcher } from "./file-download.js";
 import { SlackFormatConverter } from "./format.js";
 import { messageFromSlack, type SlackSelf } from "./message.js";
 import type { ResolvedSlackOptions } from "./options.js";
@@ -155,7 +157,28 @@ export abstract class SlackAdapterBase
       team: event.team ?? this.team,
       channel: event.channel ?? "",
       self: this.self(),
+      withFetcher: (attachment) => this.rehydrateAttachment(attachment),
     });
+  }
+
+  /**
+   * A Slack file attachment with its download, `fetchData` (see `withSlackFileFetcher`): also
+   * for attachments that came back from JSON (queued messages), which keep what the download
+   * needs in `fetchMetadata`. The bot token goes to Slack's file hosts only. An attachment
+   * without a URL comes back as it is.
+   */
+  rehydrateAttachment(attachment: Attachment): Attachment {
+    return withSlackFileFetcher(attachment, this.fileAccess());
+  }
+
+  /** Where file downloads get their token; the multi-workspace layer adds installations. */
+  protected fileAccess(): SlackFileAccess {
+    return {
+      defaultToken: () => this.options.botToken,
+      multiWorkspace: false,
+      installationToken: async () => undefined,
+      apiUrl: this.options.apiUrl,
+    };
   }
 
   protected threadOfMessage(channel: string, ts: string): Promise<string> {

@@ -1,5 +1,6 @@
 import type { WebhookOptions } from "@baton/core";
 import type { WebClient } from "@slack/web-api";
+import type { SlackFileAccess } from "./file-download.js";
 import type { SlackInstallationRouting } from "./installation-routing.js";
 import { type SlackInstallation, SlackInstallations } from "./installations.js";
 import type { SlackSelf } from "./message.js";
@@ -120,6 +121,16 @@ export abstract class SlackAdapterInstalls extends SlackAdapterBase {
     const own = super.self();
     const botUserId = currentSlackToken()?.botUserId;
     return botUserId === undefined ? own : { ...own, botUserId };
+  }
+
+  /** File downloads of a multi-workspace app take the token of the file's installation. */
+  protected override fileAccess(): SlackFileAccess {
+    return {
+      ...super.fileAccess(),
+      multiWorkspace: this.options.multiWorkspace,
+      installationToken: async (installationId, isEnterpriseInstall) =>
+        (await this.installations.resolve(installationId, isEnterpriseInstall))?.botToken,
+    };
   }
 
   private installationRouting(): SlackInstallationRouting | undefined {

@@ -102,8 +102,9 @@ function reply(response: ServerResponse, status: number, body: string, type = "t
 /**
  * The fake's non-API routes, or false when `path` is none of them:
  * - `POST /upload/{fileId}`: the upload URL; takes the multipart body WebClient sends.
- * - `GET /files/…`: `url_private` downloads, only with a bot token the fake knows (else 403,
- *   as Slack answers a download without the right token).
+ * - `GET /files/…`: `url_private` downloads, only with a bot token the fake knows — the file's
+ *   own workspace token when the download names one — else 403, as Slack answers a download
+ *   without the right token; a download with `redirectTo` is answered 302 there.
  * - `POST /response/…`: a `response_url`; records the JSON body in `store.responses`.
  */
 export async function answerFakeSlackRoute(
@@ -138,6 +139,14 @@ export async function answerFakeSlackRoute(
     if (!isKnownToken(token)) return (reply(response, 403, "forbidden"), true);
     const download = store.downloads.get(path);
     if (download === undefined) return (reply(response, 404, "not found"), true);
+    if (download.token !== undefined && token !== download.token) {
+      return (reply(response, 403, "forbidden"), true);
+    }
+    if (download.redirectTo !== undefined) {
+      response.writeHead(302, { location: download.redirectTo });
+      response.end();
+      return true;
+    }
     response.writeHead(200, { "content-type": download.mimeType });
     response.end(Buffer.from(download.bytes));
     return true;

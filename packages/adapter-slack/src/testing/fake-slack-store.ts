@@ -15,6 +15,16 @@ export interface FakeSlackMessage {
   files?: string[];
 }
 
+/** A `url_private` body the fake serves at its path (`/files/…`). */
+export interface FakeSlackDownload {
+  readonly bytes: Uint8Array;
+  readonly mimeType: string;
+  /** Only this bot token may download it (the token of the workspace the file lives in). */
+  readonly token?: string;
+  /** Answers 302 to this URL instead of the bytes (Slack handing the download elsewhere). */
+  readonly redirectTo?: string;
+}
+
 /** A file uploaded through `files.getUploadURLExternal` and the upload URL. */
 export interface FakeSlackFile {
   readonly id: string;
@@ -77,7 +87,7 @@ export class FakeSlackStore {
   readonly channelErrors = new Map<string, string>();
   /** Uploaded files by id, and downloadable `url_private` bodies by path (`/files/…`). */
   readonly files = new Map<string, FakeSlackFile>();
-  readonly downloads = new Map<string, { bytes: Uint8Array; mimeType: string }>();
+  readonly downloads = new Map<string, FakeSlackDownload>();
   /** Requests to `response_url`s (`{origin}/response/…`), in arrival order. */
   readonly responses: FakeSlackResponseCall[] = [];
   /** The fake's origin (`http://127.0.0.1:{port}`), for the URLs it hands out. */

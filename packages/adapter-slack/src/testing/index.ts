@@ -12,6 +12,7 @@ export {
 } from "./fake-slack-methods.js";
 export { type FakeSlackAck, type FakeSlackEnvelope, FakeSlackSocket } from "./fake-slack-socket.js";
 export {
+  type FakeSlackDownload,
   type FakeSlackFile,
   type FakeSlackMessage,
   type FakeSlackResponseCall,
