@@ -60,7 +60,11 @@ export interface TelegramAdapterConfig {
    * dropped. Default: `TELEGRAM_ALLOWED_USER_IDS` (comma-separated), else everyone.
    */
   allowedUserIds?: readonly (string | number)[];
-  /** Least time between two edits of a streamed reply. Default 1 000 ms (Telegram's flood limit). */
+  /**
+   * Least time between two edits of a streamed reply, in every chat; 0 opts out. Default: by chat
+   * type, 1 100 ms in private chats and 3 100 ms in groups and channels (Telegram's flood limits,
+   * upstream's values). A floor: a shorter stream or Chat `streamingUpdateIntervalMs` is raised.
+   */
   streamingEditIntervalMs?: number;
   /** Receives the adapter's log lines. Default: the Chat's logger after `initialize`. */
   logger?: Logger;
@@ -94,7 +98,8 @@ export interface ResolvedTelegramOptions {
   readonly longPolling: ResolvedLongPolling;
   /** `undefined`: everyone is allowed. */
   readonly allowedUserIds: ReadonlySet<string> | undefined;
-  readonly streamingEditIntervalMs: number;
+  /** `undefined`: the floor depends on the chat type (`stream-pace.ts`). */
+  readonly streamingEditIntervalMs: number | undefined;
   readonly logger: Logger | undefined;
   readonly maxRetryAfterMs: number;
   readonly maxRetries: number;
@@ -176,11 +181,13 @@ export function resolveTelegramOptions(
     problems.push(`mode must be "auto", "webhook" or "polling", got ${JSON.stringify(mode)}`);
   }
   const userName = configOrEnv(config.userName, env.TELEGRAM_BOT_USERNAME)?.replace(/^@/, "");
-  const streamingEditIntervalMs = config.streamingEditIntervalMs ?? 1_000;
+  const streamingEditIntervalMs = config.streamingEditIntervalMs;
   const maxRetryAfterMs = config.maxRetryAfterMs ?? 30_000;
   const maxRetries = config.maxRetries ?? 3;
   const maxBodyBytes = config.maxBodyBytes ?? 1024 * 1024;
-  checkInteger(problems, "streamingEditIntervalMs", streamingEditIntervalMs, 0);
+  if (streamingEditIntervalMs !== undefined) {
+    checkInteger(problems, "streamingEditIntervalMs", streamingEditIntervalMs, 0);
+  }
   checkInteger(problems, "maxRetryAfterMs", maxRetryAfterMs, 0);
   checkInteger(problems, "maxRetries", maxRetries, 0, 20);
   checkInteger(problems, "maxBodyBytes", maxBodyBytes, 1);

@@ -20,13 +20,6 @@ import { TelegramApi } from "./api.js";
 import { TelegramIdentity } from "./bot-identity.js";
 import { TelegramCallbackStore } from "./callback-store.js";
 import { TELEGRAM_CAPABILITIES } from "./capabilities.js";
-import {
-  decodeTelegramCallbackData,
-  encodeTelegramCallbackData,
-  newStoredCallbackData,
-  STORED_CALLBACK_PREFIX,
-  type TelegramCallbackPayload,
-} from "./cards.js";
 import { fetchTelegramChannelInfo, fetchTelegramThread, getTelegramUser } from "./chat-info.js";
 import {
   deleteTelegramMessage,
@@ -46,6 +39,7 @@ import {
   sendTelegramPost,
   type TelegramSentMessage,
 } from "./post.js";
+import { telegramStreamFloorMs } from "./stream-pace.js";
 import {
   decodeTelegramThreadId,
   encodeTelegramMessageId,
@@ -56,7 +50,6 @@ import {
   telegramChannelIdFromThreadId,
   telegramThreadDataOf,
 } from "./thread-id.js";
-import { TELEGRAM_MESSAGE_LIMIT, truncateForTelegram } from "./truncate.js";
 import { dispatchTelegramUpdate, type TelegramUpdateTarget } from "./updates.js";
 import { handleTelegramWebhook } from "./webhook.js";
 import {
@@ -77,7 +70,8 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   readonly name = TELEGRAM_ADAPTER_NAME;
   readonly capabilities = TELEGRAM_CAPABILITIES;
   readonly persistThreadHistory = true;
-  readonly streamingUpdateIntervalMs: number;
+  /** The configured `streamingEditIntervalMs`: the default pace, when the Chat sets none. */
+  readonly streamingUpdateIntervalMs: number | undefined;
   readonly lockScope = "thread" as const;
 
   private host: ChatHost | undefined;
@@ -197,6 +191,11 @@ export class TelegramAdapter implements Adapter<TelegramThreadData> {
   isDM(threadId: string): boolean {
     const data = decodeTelegramThreadId(threadId);
     return data.messageThreadId === undefined && isTelegramPrivateChat(data.chatId);
+  }
+
+  /** Telegram's flood limit for the thread's chat type, or `streamingEditIntervalMs`. */
+  minStreamingUpdateIntervalMs(threadId: string): number {
+    return telegramStreamFloorMs(threadId, this.options.streamingEditIntervalMs);
   }
 
   matchesUserId(userId: string): boolean {

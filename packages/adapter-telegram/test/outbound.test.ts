@@ -1,4 +1,4 @@
-import { Message } from "@baton/core";
+import { Message, StreamMessage, sleep } from "@baton/core";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   TelegramApiError,
@@ -47,6 +47,43 @@ async function withClock<T>(h: TelegramHarness, work: Promise<T>): Promise<T> {
   return result;
 }
 
+/**
+ * Upstream's floor test input on Baton's fake clock: a stream writing "one " at once, "two "
+ * 1 200 ms later and "three" 100 ms after that, asking for 1 ms between edits (upstream asks for
+ * 0, which Baton's `StreamMessage` refuses). No `streamingEditIntervalMs` is configured.
+ * `step(atMs, pending)` moves the clock to `atMs` after the start, then waits in real time — the
+ * fake Bot API answers over HTTP — until `pending` of the stream's timers are pending again.
+ */
+function floorStream(h: TelegramHarness, threadId: string) {
+  const base = h.clock.pendingTimers;
+  const start = h.clock.now();
+  async function* chunks() {
+    yield "one ";
+    await sleep(h.clock, 1_200);
+    yield "two ";
+    await sleep(h.clock, 100);
+    yield "three";
+  }
+  const run = {
+    posting: h.chat.thread(threadId).post(new StreamMessage(chunks(), { updateIntervalMs: 1 })),
+    done: false,
+    edits: () => h.fake.calls("editMessageText").length,
+    async step(atMs: number, pending: number) {
+      if (atMs > 0) await h.clock.advanceTo(start + atMs);
+      for (let waitedMs = 0; ; waitedMs += 2) {
+        // A macrotask first: whatever needs no HTTP round trip has run by then.
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        if (h.clock.pendingTimers === base + pending) return;
+        if (waitedMs > 10_000) throw new Error(`${pending} timers not pending at ${atMs} ms`);
+      }
+    },
+  };
+  void run.posting.then(() => {
+    run.done = true;
+  });
+  return run;
+}
+
 describe("TelegramAdapter", () => {
   it("posts, edits, deletes, and sends typing events", async () => {
     const h = await harness();
@@ -83,6 +120,43 @@ describe("TelegramAdapter", () => {
     expect(sent.text).toBe("Hi there");
     expect(h.fake.sentTo(7527593).map((m) => m.text)).toEqual(["Hi there"]);
     expect(h.fake.calls("sendMessage")).toHaveLength(1);
+  });
+
+  // Baton's core edits on a timer rather than when a chunk arrives, so the private chat's one
+  // intermediate edit goes out at 1 100 ms (upstream's at 1 200, with the second chunk); the final
+  // edit then waits out the same floor after it, as upstream's does.
+  it("uses the private chat streaming edit floor", async () => {
+    const h = await harness();
+    const run = floorStream(h, DM);
+    await run.step(0, 2); // the placeholder is posted; the first edit is due at 1 100 ms
+    await run.step(1_099, 2);
+    expect(run.edits()).toBe(0);
+    await run.step(1_100, 2); // that edit settled; the next tick is due at 2 200 ms
+    expect(run.edits()).toBe(1);
+    await run.step(1_200, 2);
+    await run.step(1_300, 1); // the stream ended; the final edit waits for 2 200 ms
+    await run.step(2_199, 1);
+    expect(run.edits()).toBe(1);
+    expect(run.done).toBe(false);
+    await h.clock.advanceTo(h.clock.now() + 1);
+    await run.posting;
+    expect(run.edits()).toBe(2);
+    expect(h.fake.sentTo(7527593).map((m) => m.text)).toEqual(["one two three"]);
+  });
+
+  it("uses the group streaming edit floor", async () => {
+    const h = await harness();
+    const run = floorStream(h, GROUP);
+    await run.step(0, 2); // the placeholder is posted; the first edit would be due at 3 100 ms
+    await run.step(1_200, 2);
+    await run.step(1_300, 1); // the stream ended; the final edit waits for 3 100 ms
+    await run.step(3_099, 1);
+    expect(run.edits()).toBe(0);
+    expect(run.done).toBe(false);
+    await h.clock.advanceTo(h.clock.now() + 1);
+    await run.posting;
+    expect(run.edits()).toBe(1);
+    expect(h.fake.sentTo(GROUP_CHAT.id).map((m) => m.text)).toEqual(["one two three"]);
   });
 
   it("edits per chunk when streamingEditIntervalMs opts out of throttling", async () => {

@@ -4,8 +4,6 @@ const RICH =
   "not built: upstream 4.38's Telegram 'rich messages' (the Bot API's rich message and message-draft endpoints, with their own block model and a larger text limit) have no counterpart in @baton/adapter-telegram, which sends sendMessage/editMessageText with MarkdownV2 (issue 14); there is nothing to port these tests against";
 const MEDIA_GROUP =
   "not built: @baton/adapter-telegram sends each file with sendPhoto/sendDocument and receives a media group's items as separate messages; sendMediaGroup and combining an inbound media_group_id are not part of issue 14";
-const FLOORS =
-  "not built: core's post + edit streaming reads one adapter-wide streamingUpdateIntervalMs (streamingEditIntervalMs); a per-chat-type floor (private vs group) needs a per-thread interval in the core's streaming contract, noted in /work/coord/NOTES.md";
 const SPLIT =
   "different on purpose: issue 14 asks for messages over 4 096 characters to be split at safe boundaries, so the reader gets all of the text; Baton sends several messages (and a caption too long for a file as its own message) instead of truncating with '...'. Edits, which cannot add messages, are still cut (ported: the MarkdownV2 truncation tests)";
 
@@ -49,11 +47,6 @@ export const TELEGRAM_DIVERGENCES = [
         "rejects mixed file uploads and attachments",
       ],
       reason: MEDIA_GROUP,
-    },
-    {
-      kind: "deferred",
-      titles: ["uses the private chat streaming edit floor", "uses the group streaming edit floor"],
-      reason: FLOORS,
     },
     {
       kind: "deferred",

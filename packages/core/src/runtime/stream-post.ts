@@ -198,8 +198,9 @@ function minUpdateIntervalMs(adapter: Adapter, threadId: string): number {
   const floorMs = adapter.minStreamingUpdateIntervalMs?.(threadId);
   if (floorMs === undefined) return 0;
   if (typeof floorMs !== "number" || !Number.isFinite(floorMs) || floorMs < 0) {
+    const call = `minStreamingUpdateIntervalMs(${JSON.stringify(threadId)})`;
     throw new ValidationError(
-      `adapter ${adapter.name}: minStreamingUpdateIntervalMs(${JSON.stringify(threadId)}) must be a finite number of ms ≥ 0, got ${String(floorMs)}`,
+      `adapter ${adapter.name}: ${call} must be a finite number of ms ≥ 0, got ${String(floorMs)}`,
       { step: `stream message to ${threadId}` },
     );
   }
