@@ -7,16 +7,12 @@ const MULTI_WORKSPACE =
   "not built: multi-workspace installs (installations, OAuth callback, per-delivery tokens) are ported in packages/adapter-slack/test/installations.test.ts, but bot tokens given as functions, the SLACK_BOT_TOKEN fallback being switched off by other auth fields, per-installation user caches and Enterprise Grid team_id injection into org-wide token calls are not built";
 const SOCKET_MODE =
   "not ported yet: socket mode is built on @slack/socket-mode and pinned against the fake's WebSocket endpoint in packages/adapter-slack/test/socket.test.ts, but upstream's socket blocks test its internal routeSocketEvent / forwarding API and multi-workspace tokens, which Baton does not have";
-const NATIVE_STREAMING =
-  "not ported yet: native streaming (chat.startStream / appendStream / stopStream in threads, post + edit elsewhere) is built and pinned in packages/adapter-slack/test/stream.test.ts, but upstream's cases (its fallback triggers, mention resolution in streamed text, feedback buttons in the stop blocks) were not read and ported";
 /** The ADR of Baton's Slack user names: from the cache before the answer, looked up after it. */
 const NAMES_ADR = "docs/adr/0027-slack-names-from-cache-before-the-answer.md";
 const NAMES_AFTER_ANSWER =
   "different on purpose: the webhook asks Slack nothing before its answer, so inbound <@U…>, <#C…> and the author are named from the instance's cache, and what it lacks is looked up after the answer and named from the next message on (ADR 0027); pinned by the '(Baton: …)' tests of packages/adapter-slack/test/user-names.test.ts and user-names-events.test.ts";
 const BARE_MENTIONS =
   "different on purpose: a bare @name is sent as <@U…> when the reverse name index names the user and as typed otherwise, never as <@name> (ADR 0027); pinned with upstream's inputs in packages/adapter-slack/test/mentions-outbound.test.ts ('bare @name in outbound text …')";
-const FILE_DOWNLOAD =
-  "not built: downloading Slack files with the bot token (Attachment.fetchData); inbound files keep url_private and their ids in fetchMetadata only";
 const CLIENT_TOKENS =
   "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions and a webClientOptions config field are not built";
 const LINKS =
@@ -72,16 +68,6 @@ export const SLACK_DIVERGENCES = [
         "ignores SLACK_SIGNING_SECRET env var when webhookVerifier is configured",
       ],
       reason: VERIFIER,
-    },
-    {
-      kind: "deferred",
-      titles: [
-        "rehydrateAttachment uses installationProvider for token resolution",
-        "rehydrateAttachment uses enterprise_id when isEnterpriseInstall is true",
-        "rehydrateAttachment throws when installationProvider returns null",
-        "event_callback with file attachment captures Enterprise Grid metadata",
-      ],
-      reason: FILE_DOWNLOAD,
     },
     { kind: "deferred", describe: ["botToken as function"], reason: MULTI_WORKSPACE },
     { kind: "deferred", describe: ["installation-scoped user caches"], reason: MULTI_WORKSPACE },
@@ -167,13 +153,8 @@ export const SLACK_DIVERGENCES = [
     },
     {
       kind: "deferred",
-      describe: ["Attachment.fetchData token resolution"],
-      reason: FILE_DOWNLOAD,
-    },
-    {
-      kind: "deferred",
-      describe: ["reverse user lookup", "rehydrateAttachment"],
-      reason: FILE_DOWNLOAD,
+      titles: ["re-resolves the default provider at fetch time in single-workspace mode"],
+      reason: CLIENT_TOKENS,
     },
     { kind: "deferred", describe: ["fetchMessage"], reason: FETCH_ONE },
     { kind: "deferred", describe: ["ephemeral message ID encoding"], reason: EPHEMERAL_IDS },
@@ -192,23 +173,6 @@ export const SLACK_DIVERGENCES = [
       kind: "deferred",
       titles: ["logs unhandled event types", "dedupes retried socket deliveries by event_id"],
       reason: SOCKET_MODE,
-    },
-    {
-      kind: "deferred",
-      describe: ["native streaming outgoing mention resolution"],
-      reason: NATIVE_STREAMING,
-    },
-    { kind: "deferred", describe: ["feedbackButtons"], reason: NATIVE_STREAMING },
-    {
-      kind: "deferred",
-      titles: [
-        "allows DM streams without recipient context",
-        "returns null before consuming the stream when nativeStreaming is false",
-        "propagates mid-stream failures once native content has rendered",
-        "falls back when buffered appends never hit the API and stop() fails",
-        "propagates stop() failures once native content has rendered",
-      ],
-      reason: NATIVE_STREAMING,
     },
     { kind: "deferred", describe: ["subclass extensibility"], reason: SUBCLASS },
     {
