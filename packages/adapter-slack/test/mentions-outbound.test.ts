@@ -280,6 +280,22 @@ describe("outbound mentions across edits, ephemeral and scheduled messages", () 
     expect(await indexedUnder(h, "dominik")).toEqual({ U0DOM0001: false });
   });
 
+  it("writes a bare @U… id as <@U…> without reading the index", async () => {
+    const h = await harness();
+    const reads: string[] = [];
+    const get = h.state.get.bind(h.state);
+    h.state.get = (key) => {
+      reads.push(key);
+      return get(key);
+    };
+    expect(await posted(h, "ask @U0123ABCD or @U2 (not an id)")).toBe(
+      "ask <@U0123ABCD> or @U2 (not an id)",
+    );
+    expect(reads.filter((key) => key.includes("user-by-name"))).toEqual([
+      `slack:user-by-name:${h.fake.teamId}:u2`,
+    ]);
+  });
+
   it("indexes the handle as well as the display name", async () => {
     const h = await harness();
     await knownUser(h, { id: "U0JANE001", name: "jdoe", displayName: "Jane" });
