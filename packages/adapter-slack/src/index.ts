@@ -25,6 +25,7 @@ export {
   type SlackSuggestedPromptsContext,
   type SlackSuggestedPromptsResolver,
 } from "./assistant-options.js";
+export { SlackBlockError } from "./blocks/errors.js";
 export {
   cardToBlockKit,
   cardToSlackFallbackText,
@@ -32,6 +33,7 @@ export {
   cardToSlackText,
   SLACK_LIMITS,
   type SlackBlock,
+  type SlackBlocksOptions,
   truncateSlackText,
 } from "./cards.js";
 export {
@@ -41,6 +43,11 @@ export {
   encryptToken,
   isEncryptedTokenData,
 } from "./crypto.js";
+export {
+  decodeSlackEphemeralMessageId,
+  encodeSlackEphemeralMessageId,
+  type SlackEphemeralMessageRef,
+} from "./ephemeral-id.js";
 export { SlackApiError } from "./errors.js";
 export {
   buildFeedbackButtonsBlock,

@@ -1,3 +1,4 @@
+import { blocksAreValid } from "./fake-slack-blocks.js";
 import { type FakeSlackStore, messageJson } from "./fake-slack-store.js";
 import { validStreamStopBlocks } from "./fake-slack-stream-blocks.js";
 
@@ -48,7 +49,7 @@ function textOf(args: Args): string {
     throw new FakeSlackError("no_text");
   }
   if (text.length > 40_000) throw new FakeSlackError("msg_too_long");
-  if (blocks !== undefined && blocks.length > 50) throw new FakeSlackError("invalid_blocks");
+  if (blocks !== undefined && !blocksAreValid(blocks)) throw new FakeSlackError("invalid_blocks");
   return text;
 }
 
