@@ -38,6 +38,11 @@ function mimeOf(fileType: string | undefined, name: string | undefined): string 
   return extension === undefined ? undefined : MIME_BY_EXTENSION[extension];
 }
 
+/** The MIME type a file name's extension stands for (`report.pdf` → `application/pdf`), if known. */
+export function mimeTypeOfName(name: string): string | undefined {
+  return mimeOf(undefined, name);
+}
+
 function kindOf(mimeType: string | undefined): Attachment["type"] {
   if (mimeType?.startsWith("image/")) return "image";
   if (mimeType?.startsWith("video/")) return "video";

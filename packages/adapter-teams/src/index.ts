@@ -15,6 +15,7 @@ export {
   createAnonymousAttachmentFetchData,
   createTeamsAttachment,
   isInternalHost,
+  mimeTypeOfName,
   rehydrateTeamsAttachment,
   type TeamsAttachmentFetchers,
 } from "./attachments.js";
@@ -41,6 +42,12 @@ export type {
   TeamsEventHandler,
   TeamsInstallationUpdateEvent,
 } from "./events.js";
+export {
+  FILE_CONSENT_CONTENT_TYPE,
+  FILE_CONSENT_INVOKE,
+  FILE_INFO_CONTENT_TYPE,
+  fileConsentKey,
+} from "./file-consent.js";
 export {
   decodeHtmlEntities,
   TeamsFormatConverter,
@@ -96,6 +103,20 @@ export {
   type TeamsTokenFactory,
 } from "./options.js";
 export {
+  composeTeamsActivity,
+  type TeamsOutboundContext,
+  type TeamsOutboundKind,
+} from "./outbound.js";
+export {
+  collectTeamsFiles,
+  isTeamsInlineImage,
+  TEAMS_INLINE_IMAGE_MAX_BYTES,
+  TEAMS_INLINE_IMAGE_TYPES,
+  type TeamsInlineImage,
+  type TeamsOutboundFile,
+  type TeamsPostFiles,
+} from "./outbound-files.js";
+export {
   classifyTeamsActivity,
   parseTeamsActivity,
   type TeamsAccount,
@@ -104,7 +125,8 @@ export {
   TeamsActivityParseError,
 } from "./parse.js";
 export { fromTeamsReaction, toTeamsReaction } from "./reactions.js";
-export { TeamsAdapter, type TeamsStreamOptions, toAppOptions } from "./teams-adapter.js";
+export type { TeamsStreamOptions } from "./stream.js";
+export { TeamsAdapter, toAppOptions } from "./teams-adapter.js";
 export {
   baseConversationId,
   decodeTeamsThreadId,

@@ -73,6 +73,16 @@ export interface TeamsAdapterConfig {
   retryBaseDelayMs?: number;
   /** Largest webhook body accepted; a larger one is answered 413. Default 256 KiB. */
   maxBodyBytes?: number;
+  /**
+   * How long a file offered in a personal chat (a file consent card) waits in the State for the
+   * user to accept it. Default 24 hours.
+   */
+  fileConsentTtlMs?: number;
+  /**
+   * Largest file offered through a file consent card: its bytes wait in the State, and OneDrive
+   * takes at most 60 MiB in one upload. Default 10 MiB; at most 60 MiB − 1.
+   */
+  fileConsentMaxBytes?: number;
   /** Source of time (retry delays, received times). Default: the system clock. */
   clock?: Clock;
 }
@@ -93,10 +103,16 @@ export interface ResolvedTeamsOptions {
   readonly maxRetries: number;
   readonly retryBaseDelayMs: number;
   readonly maxBodyBytes: number;
+  readonly fileConsentTtlMs: number;
+  readonly fileConsentMaxBytes: number;
   readonly clock: Clock;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+const DEFAULT_FILE_CONSENT_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_FILE_CONSENT_MAX_BYTES = 10 * 1024 * 1024;
+/** OneDrive upload sessions take less than 60 MiB per request; the adapter sends one. */
+const ONEDRIVE_MAX_REQUEST_BYTES = 60 * 1024 * 1024 - 1;
 
 /**
  * Applies defaults and `TEAMS_*` fallbacks and checks every value; throws one `ConfigError`
@@ -146,6 +162,10 @@ export function resolveTeamsOptions(
   checkInteger(problems, "maxRetries", maxRetries, 0);
   checkInteger(problems, "retryBaseDelayMs", retryBaseDelayMs, 1);
   checkInteger(problems, "maxBodyBytes", maxBodyBytes, 1);
+  const fileConsentTtlMs = config.fileConsentTtlMs ?? DEFAULT_FILE_CONSENT_TTL_MS;
+  const fileConsentMaxBytes = config.fileConsentMaxBytes ?? DEFAULT_FILE_CONSENT_MAX_BYTES;
+  checkInteger(problems, "fileConsentTtlMs", fileConsentTtlMs, 1);
+  checkInteger(problems, "fileConsentMaxBytes", fileConsentMaxBytes, 1, ONEDRIVE_MAX_REQUEST_BYTES);
   if (config.logger !== undefined && !isLogger(config.logger)) {
     problems.push("logger must have debug, info, warn and error methods");
   }
@@ -169,6 +189,8 @@ export function resolveTeamsOptions(
     maxRetries,
     retryBaseDelayMs,
     maxBodyBytes,
+    fileConsentTtlMs,
+    fileConsentMaxBytes,
     clock: config.clock ?? systemClock,
   };
 }

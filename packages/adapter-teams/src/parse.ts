@@ -146,6 +146,8 @@ export type TeamsActivityKind =
       readonly value: string | undefined;
     }
   | { readonly kind: "dialogSubmit" }
+  /** The user accepted or declined a file the bot offered (a file consent card). */
+  | { readonly kind: "fileConsent" }
   | { readonly kind: "reaction" }
   | { readonly kind: "update" }
   | { readonly kind: "delete" }
@@ -201,6 +203,7 @@ export function classifyTeamsActivity(activity: TeamsActivity): TeamsActivityKin
         return { kind: "dialogOpen", actionId: found?.actionId, value: found?.value };
       }
       if (activity.name === "task/submit") return { kind: "dialogSubmit" };
+      if (activity.name === "fileConsent/invoke") return { kind: "fileConsent" };
       return unsupported(activity);
     }
     case "messageReaction":

@@ -2,13 +2,11 @@ import {
   type AdapterPostableMessage,
   type CardElement,
   isCardElement,
-  NotSupportedError,
   ValidationError,
 } from "@baton/core";
 import type { TeamsOutboundActivity } from "./api.js";
 import { ADAPTIVE_CARD_CONTENT_TYPE, cardToAdaptiveCard, cardToFallbackText } from "./cards.js";
 import type { TeamsFormatConverter } from "./format.js";
-import { TEAMS_ADAPTER_NAME } from "./thread-id.js";
 
 function cardOf(
   message: AdapterPostableMessage,
@@ -19,22 +17,17 @@ function cardOf(
 }
 
 /**
- * The message activity for a postable message: text in Teams' markdown (`textFormat:
- * markdown`, `<at>` mentions), or a card as an Adaptive Card attachment whose fallback text is
- * the activity's `summary` (what notifications and older clients show).
+ * The message activity for a postable message, without its files: text in Teams' markdown
+ * (`textFormat: markdown`, `<at>` mentions), or a card as an Adaptive Card attachment whose
+ * fallback text is the activity's `summary` (what notifications and older clients show). Blank
+ * text is refused with a `ValidationError` — unless `withFiles` says attachments follow, when
+ * the message is the files alone.
  */
 export function activityForPost(
   message: AdapterPostableMessage,
   converter: TeamsFormatConverter,
+  withFiles = false,
 ): TeamsOutboundActivity {
-  if (
-    typeof message === "object" &&
-    message !== null &&
-    "files" in message &&
-    message.files?.length
-  ) {
-    throw new NotSupportedError(TEAMS_ADAPTER_NAME, "files");
-  }
   const card = cardOf(message);
   if (card !== undefined) {
     const summary = card.fallbackText ?? cardToFallbackText(card.card);
@@ -48,6 +41,7 @@ export function activityForPost(
   }
   const text = converter.renderPostable(message as never);
   if (text.trim() === "") {
+    if (withFiles) return { type: "message" } as TeamsOutboundActivity;
     throw new ValidationError("a Teams message needs text", { step: "post to teams" });
   }
   return { type: "message", text, textFormat: "markdown" } as unknown as TeamsOutboundActivity;

@@ -1,17 +1,58 @@
-import { type Clock, chunkText, type RawMessage, type StreamChunk } from "@baton/core";
+import {
+  type Clock,
+  chunkText,
+  type RawMessage,
+  type StreamChunk,
+  type StreamOptions,
+} from "@baton/core";
 import type { TeamsApi, TeamsOutboundActivity } from "./api.js";
+import type { TeamsFormatConverter } from "./format.js";
+import { activityForPost } from "./post.js";
+import { decodeTeamsThreadId } from "./thread-id.js";
+
+/** Teams throttles bot updates to about one a second. */
+export const TEAMS_STREAM_INTERVAL_MS = 1_000;
+
+/** The options of `TeamsAdapter.stream`: the core's, and upstream's placeholder. */
+export interface TeamsStreamOptions extends StreamOptions {
+  /**
+   * The Chat's explicit placeholder (upstream passes `fallbackStreamingPlaceholderText` when it
+   * was configured): an informative update in personal chats; elsewhere it hands the stream
+   * back to the core's post + edit. `null` or absent: none.
+   */
+  fallbackStreamingPlaceholderText?: string | null;
+}
 
 /** What a Teams stream needs from the adapter, bound to one conversation. */
 export interface TeamsStreamTarget {
   readonly api: TeamsApi;
   readonly clock: Clock;
   /** Least time between two updates, in ms (Teams throttles to about one a second). */
-  readonly updateIntervalMs: number;
+  updateIntervalMs: number;
   readonly serviceUrl: string;
   readonly conversationId: string;
   readonly threadId: string;
   /** The final message for the complete text (the adapter's normal post formatting). */
   finalActivity(text: string): TeamsOutboundActivity;
+}
+
+/** The stream target of a thread: its conversation, at Teams' default pace. */
+export function teamsStreamTarget(
+  api: TeamsApi,
+  clock: Clock,
+  converter: TeamsFormatConverter,
+  threadId: string,
+): TeamsStreamTarget {
+  const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
+  return {
+    api,
+    clock,
+    updateIntervalMs: TEAMS_STREAM_INTERVAL_MS,
+    serviceUrl,
+    conversationId,
+    threadId,
+    finalActivity: (text) => activityForPost({ markdown: text }, converter),
+  };
 }
 
 /** The `streamType` of one activity of Teams' streaming protocol. */

@@ -13,7 +13,6 @@ import {
   NotSupportedError,
   type RawMessage,
   type StreamChunk,
-  type StreamOptions,
   silentLogger,
   type ThreadInfo,
   type UserInfo,
@@ -29,6 +28,7 @@ import type {
   TeamsEventHandler,
   TeamsInstallationUpdateEvent,
 } from "./events.js";
+import { answerFileConsent } from "./file-consent.js";
 import { TeamsFormatConverter } from "./format.js";
 import { TeamsGraph } from "./graph/client.js";
 import { graphPerTenant } from "./graph/tenants.js";
@@ -40,13 +40,13 @@ import {
   resolveTeamsOptions,
   type TeamsAdapterConfig,
 } from "./options.js";
+import { composeTeamsActivity, type TeamsOutboundContext } from "./outbound.js";
 import { parseTeamsActivity } from "./parse.js";
-import { activityForPost } from "./post.js";
 import { openTeamsDM } from "./proactive.js";
 import { toTeamsReaction } from "./reactions.js";
 import { rememberReferences } from "./references.js";
 import { toSdkLogger } from "./sdk-logger.js";
-import { streamTeamsNatively } from "./stream.js";
+import { streamTeamsNatively, type TeamsStreamOptions, teamsStreamTarget } from "./stream.js";
 import {
   baseConversationId,
   decodeTeamsThreadId,
@@ -61,19 +61,6 @@ import { TeamsHost } from "./verify.js";
 import { handleTeamsWebhook } from "./webhook.js";
 
 export { toAppOptions } from "./app-options.js";
-
-/** Teams throttles bot updates to about one a second. */
-const TEAMS_STREAM_INTERVAL_MS = 1_000;
-
-/** The options of `TeamsAdapter.stream`: the core's, and upstream's placeholder. */
-export interface TeamsStreamOptions extends StreamOptions {
-  /**
-   * The Chat's explicit placeholder (upstream passes `fallbackStreamingPlaceholderText` when it
-   * was configured): an informative update in personal chats; elsewhere it hands the stream
-   * back to the core's post + edit. `null` or absent: none.
-   */
-  fallbackStreamingPlaceholderText?: string | null;
-}
 
 /**
  * Microsoft Teams on Microsoft's Teams SDK (`@microsoft/teams.apps`, `@microsoft/teams.api`,
@@ -96,6 +83,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     ephemeral: true,
     modals: true,
     getUser: true,
+    files: true,
   });
   /** The connector serves no history to bots without Graph permissions: the core keeps it. */
   readonly persistThreadHistory = true;
@@ -110,6 +98,8 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private readonly dialogs: PendingDialogs;
   /** Attachment downloads: file links anonymously, connector content with the bot's token. */
   private readonly fetchers: TeamsAttachmentFetchers;
+  /** How outbound messages and their files are built. */
+  private readonly outbound: TeamsOutboundContext;
 
   /** The options with every default applied. */
   readonly options: ResolvedTeamsOptions;
@@ -127,6 +117,12 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       toSdkLogger(() => this.logger()),
     );
     this.fetchers = createTeamsAttachmentFetchers(() => this.sdk.botToken());
+    this.outbound = {
+      converter: this.converter,
+      state: () => this.chatHost("offer a file").getState(),
+      fileConsentTtlMs: options.fileConsentTtlMs,
+      fileConsentMaxBytes: options.fileConsentMaxBytes,
+    };
     this.api = new TeamsApi({
       ...options,
       token: () => this.sdk.botToken(),
@@ -166,6 +162,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
         lifecycle: (activity) => this.lifecycle.dispatch(activity),
         dialogs: this.dialogs,
         fetchers: this.fetchers,
+        fileConsent: (activity) => answerFileConsent(this.fileConsentDeps(), activity),
       },
       request,
       options,
@@ -242,13 +239,15 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     );
   }
 
+  /**
+   * Posts into the thread: text, a card, and files — PNG, JPEG and GIF pictures up to 1 MB (and
+   * images by https URL) inline everywhere; other files only in personal chats, as a file
+   * consent card (see `composeTeamsActivity`).
+   */
   async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
     const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
-    const sent = await this.api.send(
-      serviceUrl,
-      conversationId,
-      activityForPost(message, this.converter),
-    );
+    const activity = await composeTeamsActivity(this.outbound, threadId, message, "post");
+    const sent = await this.api.send(serviceUrl, conversationId, activity);
     return { id: sent.id, threadId, raw: sent };
   }
 
@@ -271,16 +270,8 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       if (typeof placeholder === "string") return null;
       return this.postMessage(threadId, { markdown: await accumulateStream(textStream) });
     }
-    const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
-    const target = {
-      api: this.api,
-      clock: this.options.clock,
-      updateIntervalMs: options?.updateIntervalMs ?? TEAMS_STREAM_INTERVAL_MS,
-      serviceUrl,
-      conversationId,
-      threadId,
-      finalActivity: (text: string) => activityForPost({ markdown: text }, this.converter),
-    };
+    const target = teamsStreamTarget(this.api, this.options.clock, this.converter, threadId);
+    if (options?.updateIntervalMs !== undefined) target.updateIntervalMs = options.updateIntervalMs;
     return streamTeamsNatively(target, textStream, placeholder ?? undefined);
   }
 
@@ -294,7 +285,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     message: AdapterPostableMessage,
   ): Promise<EphemeralMessage> {
     const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
-    const activity = activityForPost(message, this.converter);
+    const activity = await composeTeamsActivity(this.outbound, threadId, message, "post");
     if (isTeamsDM(threadId)) {
       const sent = await this.api.send(serviceUrl, conversationId, activity);
       return { id: sent.id, threadId, usedFallback: false, raw: sent };
@@ -310,7 +301,8 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
     const { conversationId, serviceUrl } = decodeTeamsThreadId(threadId);
-    const activity = { ...activityForPost(message, this.converter), id: messageId };
+    const composed = await composeTeamsActivity(this.outbound, threadId, message, "edit");
+    const activity = { ...composed, id: messageId };
     const sent = await this.api.update(serviceUrl, conversationId, messageId, activity as never);
     return { id: sent?.id || messageId, threadId, raw: sent };
   }
@@ -366,6 +358,11 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       logger: () => this.logger(),
     };
     return lookupTeamsUser(deps, userId);
+  }
+
+  private fileConsentDeps() {
+    const state = this.chatHost("answer a file consent").getState();
+    return { state, api: this.api, logger: () => this.logger() };
   }
 
   private logger(): Logger {

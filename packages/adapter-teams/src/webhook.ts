@@ -44,6 +44,8 @@ export interface TeamsWebhookTarget {
   readonly dialogs: PendingDialogs;
   /** How attachment bytes are downloaded (anonymously, or with the bot's token). */
   readonly fetchers: TeamsAttachmentFetchers;
+  /** Answers a file consent card: uploads the offered file, or forgets it. */
+  fileConsent(activity: TeamsActivity): Promise<void>;
 }
 
 /** What an Adaptive Card `Action.Execute` invoke is answered with: "keep the card as it is". */
@@ -219,6 +221,10 @@ async function dispatch(
       return openDialog(target, host, activity, kind, options);
     case "dialogSubmit":
       return submitDialog(target, host, activity, options);
+    case "fileConsent":
+      // The upload may take longer than Teams waits for the invoke's answer.
+      detach(() => target.fileConsent(activity), logger, "file upload", options);
+      return { status: 200 } as InvokeResponse;
     case "reaction": {
       const messageId = activity.replyToId ?? activity.id ?? "";
       const changes = [

@@ -33,7 +33,12 @@ describe("ESM compatibility", () => {
     for (const file of readdirSync(src).filter((name) => name.endsWith(".ts"))) {
       const source = readFileSync(join(src, file), "utf8");
       for (const [, specifier] of source.matchAll(/from\s+["']([^"'.][^"']*)["']/g)) {
-        if (specifier !== undefined && !specifier.startsWith("@baton/") && specifier !== "mdast") {
+        if (
+          specifier !== undefined &&
+          !specifier.startsWith("@baton/") &&
+          !specifier.startsWith("node:") &&
+          specifier !== "mdast"
+        ) {
           specifiers.add(specifier);
         }
       }

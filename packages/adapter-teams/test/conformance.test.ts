@@ -71,12 +71,16 @@ describeAdapter<TeamsThreadData>("teams", {
     return adapter;
   },
   createState: () => createMemoryState(),
+  // The personal chat comes first: the suite posts into the first thread, and only there does
+  // every declared capability hold — a file other than a picture reaches a user only in a
+  // personal chat (a file consent card); channels refuse it (test/files.test.ts), as they do in
+  // Teams. Channel and group-chat behaviour is pinned by the adapter's own tests.
   threads: [
+    { conversationId: "a:conformance-personal", serviceUrl: SERVICE_URL },
     {
       conversationId: "19:conformance@thread.tacv2;messageid=1767000000000",
       serviceUrl: SERVICE_URL,
     },
-    { conversationId: "a:conformance-personal", serviceUrl: SERVICE_URL },
     { conversationId: "19:group-conformance@thread.v2", serviceUrl: SERVICE_URL },
   ],
   deliverUserMessage: (adapter, threadId, text) => deliver(adapter, threadId, text, USER_ID),

@@ -1,8 +1,6 @@
 import { Actions, Button, Card, CardText, RateLimitError } from "@baton/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { TeamsFormatConverter } from "../src/format.js";
 import { encodeTeamsThreadId, TeamsApiError } from "../src/index.js";
-import { activityForPost } from "../src/post.js";
 import { CHANNEL, retryScheduled, trackHarnesses, USER } from "./teams-harness.js";
 
 const harnesses = trackHarnesses();
@@ -220,14 +218,5 @@ describe("outbound (Baton)", () => {
     const post = h.fake.callsTo("activities.create").at(-1);
     expect(post?.conversationId).toMatch(/^a:fake-dm-/);
     expect(h.adapter.isDM(threadId)).toBe(true);
-  });
-
-  it("refuses file uploads with NotSupportedError naming the feature", () => {
-    expect(() =>
-      activityForPost(
-        { markdown: "x", files: [{ data: new Uint8Array([1]), filename: "a.txt" }] },
-        new TeamsFormatConverter(),
-      ),
-    ).toThrow(/files/);
   });
 });

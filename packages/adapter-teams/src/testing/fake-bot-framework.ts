@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { type CloudEnvironment, PUBLIC, withOverrides } from "@microsoft/teams.api";
 import { connectorErrorBody, type FakeTeamsFailure } from "./fake-bot-framework-errors.js";
 import { FakeGraph } from "./fake-graph.js";
+import { FakeOneDrive } from "./fake-onedrive.js";
 import { createSigningKey, publicJwk, type SigningKey, signJwt } from "./signing-keys.js";
 
 /** The issuer of Bot Framework service tokens (the SDK checks it). */
@@ -49,10 +50,10 @@ function json(response: ServerResponse, status: number, body: unknown, headers =
   response.end(body === undefined ? "" : JSON.stringify(body));
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
@@ -68,7 +69,8 @@ function parseJson(text: string): Record<string, unknown> | undefined {
  * checks inbound tokens against (point the adapter's `cloud` at {@link FakeBotFramework.cloud}),
  * a client-credentials token endpoint for the bot's outbound calls, and a connector service (the
  * `serviceUrl` activities carry) that records every call and answers in the connector's shapes,
- * including injected failures such as 429 with `Retry-After`.
+ * including injected failures such as 429 with `Retry-After`, and the user's OneDrive that
+ * accepted file consents upload into.
  */
 export class FakeBotFramework {
   /** Every connector call, in order. */
@@ -84,6 +86,8 @@ export class FakeBotFramework {
   private readonly scopes = new Map<string, string>();
   /** The fake Microsoft Graph (its origin is {@link url}; the cloud's `graphScope` points here). */
   readonly graph: FakeGraph;
+  /** The user's OneDrive, where accepted file consents upload (`consentAnswer`). */
+  readonly oneDrive: FakeOneDrive;
   private readonly failures = new Map<FakeTeamsRoute, FakeTeamsFailure[]>();
   private sequence = 0;
 
@@ -96,6 +100,7 @@ export class FakeBotFramework {
     this.appId = options.appId ?? "00000000-0000-4000-8000-000000000001";
     this.appPassword = options.appPassword ?? "fake-app-password";
     this.graph = new FakeGraph(url, `${url}/.default`);
+    this.oneDrive = new FakeOneDrive(url);
   }
 
   /** The connector's service URL (what activities carry as `serviceUrl`). */
@@ -170,7 +175,9 @@ export class FakeBotFramework {
   async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", this.url);
     const path = url.pathname;
-    const text = await readBody(request);
+    const raw = await readBody(request);
+    if (path.startsWith("/onedrive/")) return this.oneDrive.serve(request, response, path, raw);
+    const text = raw.toString("utf8");
     if (request.method === "GET" && path === "/v1/.well-known/openidconfiguration") {
       return json(response, 200, {
         issuer: BOT_FRAMEWORK_ISSUER,

@@ -8,6 +8,7 @@ export {
 } from "./fake-bot-framework.js";
 export { connectorErrorBody, type FakeTeamsFailure } from "./fake-bot-framework-errors.js";
 export { FakeGraph, type FakeGraphCall, type FakeGraphFailure } from "./fake-graph.js";
+export { FakeOneDrive, type FakeOneDriveUpload, type FakeUploadInfo } from "./fake-onedrive.js";
 export {
   type ActivityTokenInit,
   createTeamsActivityRequest,
