@@ -31,10 +31,12 @@ const PREVIOUS_MESSAGE =
   "not built: the core's message-updated event carries no previous message; Slack's previous_message is not handed to handlers";
 const HIDDEN_EDITS =
   "not ported yet: hidden message_changed events (Slack's unfurl and thread-metadata updates) are ignored when the text did not change (pinned in webhook.test.ts), but these exact upstream cases were not read and ported";
-const PRIMITIVES =
-  "not built: upstream's standalone Block Kit builders (one function per block and element); @baton/adapter-slack/blocks offers the card renderer (cardToBlockKit, cardToFallbackText) as pure functions instead";
-const CARDS_UPSTREAM =
-  "not ported yet: the basic cardToBlockKit and cardToFallbackText cases are ported in packages/adapter-slack/test/cards.test.ts; these (bold edge cases, where Baton parses CardText as markdown so *x* is italic and an empty ** is text) were not ported, and Slack's table and data_visualization blocks are not built (tables and charts render as monospace text)";
+const BLOCKS_RENDERER =
+  "different on purpose: @baton/adapter-slack/blocks renders cards with the adapter's own renderer, so its blocks are the ones a post sends: text over a limit is cut with a trailing … (149 characters + …), and a table past the native one is core's ASCII table with its header rule; pinned in packages/adapter-slack/test/blocks.test.ts ('Slack Block Kit primitives where Baton differs')";
+const FALLBACK_CONTROLS =
+  "different on purpose: a card's fallback text lists its controls ([OK]) on every Baton adapter (ADR 0018); pinned in packages/adapter-slack/test/blocks.test.ts 'lists the card's controls in Slack fallback text (Baton: ADR 0018)'";
+const CARD_MARKDOWN =
+  "different on purpose: CardText is markdown in Baton (ADR 0022: one rendering rule for text, cards and edits), so *x* is italic and becomes _x_; pinned in packages/adapter-slack/test/cards.test.ts 'reads *single asterisks* in CardText as markdown italics (Baton: CardText is markdown)'";
 const MARKDOWN_TEXT =
   "different on purpose: Baton renders markdown to mrkdwn text itself instead of sending Slack's markdown_text (ADR 0022); pinned by format.test.ts 'renders markdown to mrkdwn text (Baton: no markdown_text)'";
 const DEDUPE_FIRST =
@@ -43,22 +45,29 @@ const DEDUPE_FIRST =
 /** `packages/adapter-slack/src/*`: upstream's Slack adapter (issue 12). */
 export const SLACK_DIVERGENCES = [
   ...divergencesOf("packages/adapter-slack/src/blocks/index.test.ts", [
-    { kind: "deferred", describe: ["Slack Block Kit primitives"], reason: PRIMITIVES },
+    {
+      kind: "divergent",
+      titles: [
+        "truncates header text to Slack's header block limit",
+        "falls back to ASCII tables after one native table",
+      ],
+      reason: BLOCKS_RENDERER,
+      link: "docs/adr/0003-upstream-compatibility-policy.md",
+    },
+    {
+      kind: "divergent",
+      titles: ["generates Slack fallback text"],
+      reason: FALLBACK_CONTROLS,
+      link: "docs/adr/0018-cards-and-modals-are-validated-data.md",
+    },
   ]),
   ...divergencesOf("packages/adapter-slack/src/cards.test.ts", [
     {
-      kind: "deferred",
-      titles: [
-        "preserves existing single *asterisk* formatting",
-        "does not convert empty double asterisks",
-        "converts a card with table element to a Block Kit data table",
-        "falls back to ASCII for second table in same card",
-        "replaces empty table cells with a space to satisfy Slack API",
-      ],
-      reason: CARDS_UPSTREAM,
+      kind: "divergent",
+      titles: ["preserves existing single *asterisk* formatting"],
+      reason: CARD_MARKDOWN,
+      link: ADR,
     },
-    { kind: "deferred", describe: ["cardToBlockKit with data tables"], reason: CARDS_UPSTREAM },
-    { kind: "deferred", describe: ["cardToBlockKit with charts"], reason: CARDS_UPSTREAM },
   ]),
   ...divergencesOf("packages/adapter-slack/src/index.test.ts", [
     {
