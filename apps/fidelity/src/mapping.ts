@@ -31,6 +31,7 @@ function teamsMappings(): FileMapping[] {
     "security.test.ts",
     "get-user.test.ts",
     "stream.test.ts",
+    "sender-email.test.ts",
   ];
   const pairs: Array<[string, string[]]> = [
     ["api/boundary.test.ts", ["boundary.test.ts"]],

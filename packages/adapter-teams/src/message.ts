@@ -21,14 +21,15 @@ export function isBotAccount(appId: string, id: string | undefined): boolean {
   return id !== undefined && (id === appId || id === `28:${appId}`);
 }
 
-/** A Teams user as a Baton author. */
-export function authorOf(from: TeamsAccount | undefined, appId: string): Author {
+/** A Teams user as a Baton author; `email` when Graph gave one (see `senderEmail`). */
+export function authorOf(from: TeamsAccount | undefined, appId: string, email?: string): Author {
   const me = isBotAccount(appId, from?.id);
   const name = from?.name ?? from?.id ?? "unknown";
   return {
     userId: from?.id ?? "unknown",
     userName: name,
     fullName: name,
+    ...(email === undefined ? {} : { email }),
     isBot: me ? true : "unknown",
     isMe: me,
   };
@@ -79,7 +80,10 @@ const NO_FETCH: TeamsAttachmentFetchers = {
   },
 };
 
-/** A message activity as a Baton message (the bot's mention removed, `isMention` set). */
+/**
+ * A message activity as a Baton message (the bot's mention removed, `isMention` set), its
+ * author's `email` when one is known.
+ */
 export function messageFromActivity(
   activity: TeamsActivity,
   appId: string,
@@ -87,6 +91,7 @@ export function messageFromActivity(
   receivedAtMs: number,
   edited = false,
   fetchers: TeamsAttachmentFetchers = NO_FETCH,
+  email?: string,
 ): Message {
   const { text, mentioned } = stripBotMention(activity, appId);
   const personal =
@@ -100,7 +105,7 @@ export function messageFromActivity(
     threadId: threadIdOf(activity),
     text: toPlainText(formatted),
     formatted,
-    author: authorOf(activity.from, appId),
+    author: authorOf(activity.from, appId, email),
     metadata: {
       dateSent: Number.isNaN(sent.getTime()) ? new Date(receivedAtMs) : sent,
       edited,

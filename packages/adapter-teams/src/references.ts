@@ -19,7 +19,8 @@ export function teamsUserKey(userId: string): string {
 
 /**
  * Keeps the service URL (and tenant, bot id) of the conversation and of its sender, for
- * proactive messages; the sender's Entra object id too, for Graph lookups.
+ * proactive messages; the sender's Entra object id too, for Graph lookups (an activity without
+ * one keeps the id stored before).
  */
 export async function rememberReferences(
   state: StateAdapter,
@@ -36,7 +37,8 @@ export async function rememberReferences(
   const from = activity.from?.id;
   if (from !== undefined && !isBotAccount(appId, from)) {
     const aadObjectId = activity.from?.aadObjectId;
-    await state.set(teamsUserKey(from), {
+    // A merge: an activity without the Entra object id keeps the one stored before.
+    await state.mergeObject(teamsUserKey(from), {
       serviceUrl: activity.serviceUrl,
       tenantId,
       botId,

@@ -46,6 +46,7 @@ import { openTeamsDM } from "./proactive.js";
 import { toTeamsReaction } from "./reactions.js";
 import { rememberReferences } from "./references.js";
 import { toSdkLogger } from "./sdk-logger.js";
+import { senderEmail } from "./sender-email.js";
 import { streamTeamsNatively, type TeamsStreamOptions, teamsStreamTarget } from "./stream.js";
 import {
   baseConversationId,
@@ -163,6 +164,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
         dialogs: this.dialogs,
         fetchers: this.fetchers,
         fileConsent: (activity) => answerFileConsent(this.fileConsentDeps(), activity),
+        senderEmail: (activity) => senderEmail(this.senderEmailDeps(), activity),
       },
       request,
       options,
@@ -363,6 +365,12 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   private fileConsentDeps() {
     const state = this.chatHost("answer a file consent").getState();
     return { state, api: this.api, logger: () => this.logger() };
+  }
+
+  private senderEmailDeps() {
+    const { appId, appTenantId } = this.options;
+    const state = this.chatHost("read a sender's email").getState();
+    return { state, graph: this.graph, appId, appTenantId, logger: () => this.logger() };
   }
 
   private logger(): Logger {

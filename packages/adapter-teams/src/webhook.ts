@@ -46,6 +46,8 @@ export interface TeamsWebhookTarget {
   readonly fetchers: TeamsAttachmentFetchers;
   /** Answers a file consent card: uploads the offered file, or forgets it. */
   fileConsent(activity: TeamsActivity): Promise<void>;
+  /** The sender's email from Graph (cached), or undefined; never rejects. */
+  senderEmail(activity: TeamsActivity): Promise<string | undefined>;
 }
 
 /** What an Adaptive Card `Action.Execute` invoke is answered with: "keep the card as it is". */
@@ -195,6 +197,7 @@ async function dispatch(
             receivedAtMs,
             false,
             target.fetchers,
+            await target.senderEmail(activity),
           ),
         options,
       );

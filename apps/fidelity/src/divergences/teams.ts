@@ -3,8 +3,6 @@ import { divergencesOf } from "./divergence.js";
 const T = "packages/adapter-teams/src";
 const ADR = "docs/adr/0023-teams-sdk-and-errors.md";
 
-const GRAPH =
-  "not built: the adapter has a Graph client (TeamsGraph) and getUser, but does not hydrate inbound authors' e-mail from Graph: each message would wait on a Graph call that needs User.Read.All";
 const FILES =
   "not ported: the inputs and expectations of these two index.test.ts attachment cases are not in the upstream revision this port read; Baton's attachment fetchers (file cards anonymously, connector content with the bot token, rehydration re-checking the origin) are covered by test/attachments.test.ts";
 const INPUT_CARDS =
@@ -54,18 +52,6 @@ export const TEAMS_DIVERGENCES = [
     },
   ]),
   ...divergencesOf(`${T}/index.test.ts`, [
-    {
-      kind: "deferred",
-      titles: [
-        "hydrates email from the activity AAD object ID without cached state",
-        "falls back to the cached AAD object ID",
-        "dispatches the message when Graph lookup fails",
-        "caches the Graph lookup across messages",
-        "caches failed Graph lookups without retrying",
-        "hydrates email on the DM path and completes processing",
-      ],
-      reason: GRAPH,
-    },
     {
       kind: "deferred",
       titles: [
