@@ -4,7 +4,7 @@ const T = "packages/adapter-teams/src";
 const ADR = "docs/adr/0023-teams-sdk-and-errors.md";
 
 const FILES =
-  "not ported: the inputs and expectations of these two index.test.ts attachment cases are not in the upstream revision this port read; Baton's attachment fetchers (file cards anonymously, connector content with the bot token, rehydration re-checking the origin) are covered by test/attachments.test.ts";
+  "not ported: the bodies of these two 4.38.1 index.test.ts cases are in none of the upstream index.test.ts revisions the reference index holds (searched by title), so their inputs and expectations are unknown; Baton's attachment fetchers (file cards anonymously, connector content with the bot token, rehydration re-checking the origin) are covered by test/attachments.test.ts";
 const INPUT_CARDS =
   "not built: upstream's input-request cards (inputRequestToTeamsAdaptiveCard / parseTeamsInputResponse: a prompt whose answer comes back as the action `input:<requestId>`) serve its core's input requests; Baton's core has no input requests, and its adapters post only core's card model, so a standalone Adaptive Card builder would have no way to be posted";
 
