@@ -20,11 +20,22 @@ async function guarded() {
   h.chat.onAction(async (event) => {
     dispatched.push(event.actionId);
   });
+  // Every way the State can be written to, so "writing nothing" covers all of them.
   const writes: string[] = [];
   const set = h.state.set.bind(h.state);
   h.state.set = async (key, value, ttlMs) => {
     writes.push(key);
     return set(key, value, ttlMs);
+  };
+  const setIfNotExists = h.state.setIfNotExists.bind(h.state);
+  h.state.setIfNotExists = async (key, value, ttlMs) => {
+    writes.push(key);
+    return setIfNotExists(key, value, ttlMs);
+  };
+  const mergeObject = h.state.mergeObject.bind(h.state);
+  h.state.mergeObject = async (key, patch, ttlMs) => {
+    writes.push(key);
+    return mergeObject(key, patch, ttlMs);
   };
   const mentionOf = (text: string) =>
     h.message(`${h.mention.text} ${text}`, { entities: [h.mention.entity] });
@@ -33,10 +44,13 @@ async function guarded() {
 
 describe("Bot Framework tokens, checked by the Teams SDK with real signatures", () => {
   it("accepts a validly signed activity (the control case)", async () => {
-    const { h, dispatched, mentionOf } = await guarded();
+    const { h, dispatched, writes, mentionOf } = await guarded();
     const response = await h.deliver(mentionOf("valid"));
     expect(response.status).toBe(200);
     expect(dispatched).toEqual(["valid"]);
+    // The writes the refused cases must not make: references (a merge) and the dedupe mark.
+    expect(writes).toEqual(expect.arrayContaining(["teams:user:29:user-1"]));
+    expect(writes.length).toBeGreaterThan(1);
   });
 
   const forgeries: Array<[string, (g: Awaited<ReturnType<typeof guarded>>) => Request]> = [
