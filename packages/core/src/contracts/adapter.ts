@@ -300,6 +300,13 @@ export interface Adapter<TThreadData = unknown> extends AdapterStreaming {
   /** One page of history (capability `history`). */
   fetchMessages(threadId: string, options?: FetchMessagesOptions): Promise<FetchMessagesResult>;
   /**
+   * One message by its id, in the thread's conversation (upstream's optional method); `null`
+   * when the platform has no such message the bot can read. The runtime never calls it: a bot
+   * reaches it through `thread.adapter.fetchMessage?.(…)`, and an adapter may use it behind a
+   * link's `LinkPreview.fetchMessage`.
+   */
+  fetchMessage?(threadId: string, messageId: string): Promise<Message | null>;
+  /**
    * Opens `modal` for the user whose interaction carried `triggerId` (capability `modals`) and
    * resolves with the platform's view id. Keeps `contextId` with the view and passes it back to
    * `processModalSubmit` / `processModalClose`.
