@@ -9,6 +9,7 @@ import {
 } from "@baton/core";
 import { agentViewThreadId, inThread } from "./agent-view.js";
 import { assistantEventWork } from "./assistant-events.js";
+import { fetchLinkedSlackMessage } from "./history.js";
 import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from "./message.js";
 import { learnNames, learnNamesAfterAnswer, userChangeWork } from "./name-events.js";
 import type { SlackEvent, SlackEventCallback } from "./parse.js";
@@ -51,6 +52,10 @@ export async function onEventCallback(
       self: target.self(),
       mentioned: event.type === "app_mention",
       withFetcher: (attachment) => target.adapter.rehydrateAttachment?.(attachment) ?? attachment,
+      fetchLinked: (link) =>
+        fetchLinkedSlackMessage(target.api, link, (item) =>
+          target.adapter.parseMessage({ ...item, channel: link.channel }),
+        ),
       // Names from this instance's cache only: nothing waits for users.info before the answer.
       ...(target.names ? { names: target.names.snapshot() } : {}),
     });

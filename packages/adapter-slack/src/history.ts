@@ -6,6 +6,7 @@ import {
 } from "@baton/core";
 import type { SlackApi } from "./api.js";
 import { SlackApiError } from "./errors.js";
+import type { SlackMessageLink } from "./links.js";
 import { type SlackThreadData, slackTsOfMessageId } from "./thread-id.js";
 
 type Item = Record<string, unknown>;
@@ -106,4 +107,23 @@ export async function fetchSlackMessage(
   }
   const item = pageOf(answer).items.find((candidate) => candidate.ts === ts);
   return item === undefined ? null : parse(item, channel);
+}
+
+/**
+ * The message a link points at (`LinkPreview.fetchMessage` of a Slack message link), read like
+ * {@link fetchSlackMessage}. Rejects with a `SlackApiError` (`message_not_found`) when Slack has
+ * no such message the bot can read, since a link's loader promises a message.
+ */
+export async function fetchLinkedSlackMessage(
+  api: SlackApi,
+  link: SlackMessageLink,
+  parse: (item: Item, channel: string) => Message,
+): Promise<Message> {
+  const message = await fetchSlackMessage(api, link.channel, link.ts, parse);
+  if (message !== null) return message;
+  throw new SlackApiError(
+    "conversations.replies",
+    `no Slack message the bot can read at ${link.url}`,
+    "message_not_found",
+  );
 }

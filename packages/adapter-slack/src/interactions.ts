@@ -7,6 +7,7 @@ import {
   webhookErrorResponse,
 } from "@baton/core";
 import { slackOption } from "./cards.js";
+import { encodeSlackEphemeralMessageId } from "./ephemeral-id.js";
 import { slackThreadIdOf } from "./message.js";
 import { decodeModalMetadata, modalResponseBody, viewSubmissionValues } from "./modals.js";
 import type { SlackInteraction, SlackSlashCommand } from "./parse.js";
@@ -161,7 +162,14 @@ function blockActionEvents(team: string, payload: Json, user: Author) {
     channel === undefined || ts === undefined
       ? ""
       : slackThreadIdOf(channel, ts, str(message.thread_ts) ?? str(container.thread_ts));
-  const messageId = channel && ts ? encodeSlackMessageId(team, channel, ts) : "";
+  const responseUrl = str(payload.response_url);
+  // Slack edits an ephemeral message only through the response_url of an action on it.
+  const messageId =
+    container.is_ephemeral === true && responseUrl !== undefined && ts !== undefined
+      ? encodeSlackEphemeralMessageId(ts, responseUrl, user.userId)
+      : channel && ts
+        ? encodeSlackMessageId(team, channel, ts)
+        : "";
   const triggerId = str(payload.trigger_id);
   const actions = Array.isArray(payload.actions) ? (payload.actions as Json[]) : [];
   return actions.map((action) => {

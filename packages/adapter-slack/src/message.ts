@@ -1,7 +1,7 @@
 import { type Attachment, type Author, type JsonValue, Message, toPlainText } from "@baton/core";
 import { SlackFormatConverter } from "./format.js";
 import { labelSlackMentions, type SlackNameSnapshot } from "./inbound-mentions.js";
-import { slackLinksOf } from "./links.js";
+import { type SlackLinkedMessageFetcher, slackLinksOf } from "./links.js";
 import type { SlackEvent, SlackFile } from "./parse.js";
 import { encodeSlackMessageId, encodeSlackThreadId, isSlackDMChannel } from "./thread-id.js";
 
@@ -103,6 +103,8 @@ export interface SlackMessageContext {
   readonly withFetcher?: (attachment: Attachment) => Attachment;
   /** Cached names: `<@U…>` / `<#C…>` read as `@name` / `#name`, the author named. */
   readonly names?: SlackNameSnapshot;
+  /** Loads linked Slack messages: links to them get a `fetchMessage`. */
+  readonly fetchLinked?: SlackLinkedMessageFetcher;
 }
 
 /**
@@ -143,7 +145,7 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
       ...(edited === undefined ? {} : { editedAt: dateOf(edited) }),
     },
     attachments: (event.files ?? []).map(attachmentOf).map(withFetcher),
-    links: slackLinksOf(event),
+    links: slackLinksOf(event, context.fetchLinked),
     ...(dm && !mentioned ? {} : { isMention: mentioned }),
     raw: event as unknown as JsonValue,
   });

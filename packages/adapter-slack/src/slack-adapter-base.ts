@@ -12,6 +12,8 @@ import type { Root } from "mdast";
 import { SlackApi } from "./api.js";
 import { type SlackFileAccess, withSlackFileFetcher } from "./file-download.js";
 import { SlackFormatConverter } from "./format.js";
+import { fetchLinkedSlackMessage } from "./history.js";
+import type { SlackMessageLink } from "./links.js";
 import { messageFromSlack, type SlackSelf } from "./message.js";
 import type { ResolvedSlackOptions } from "./options.js";
 import type { SlackEvent } from "./parse.js";
@@ -158,8 +160,15 @@ export abstract class SlackAdapterBase
       channel: event.channel ?? "",
       self: this.self(),
       withFetcher: (attachment) => this.rehydrateAttachment(attachment),
+      fetchLinked: this.fetchLinked,
     });
   }
+
+  /** Loads the Slack message a link points at, for the links of parsed messages. */
+  protected readonly fetchLinked = (link: SlackMessageLink): Promise<Message> =>
+    fetchLinkedSlackMessage(this.api, link, (item) =>
+      this.parseMessage({ ...item, channel: link.channel }),
+    );
 
   /**
    * A Slack file attachment with its download, `fetchData` (see `withSlackFileFetcher`): also

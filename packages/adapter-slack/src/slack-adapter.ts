@@ -8,6 +8,7 @@ import {
   type FetchMessagesResult,
   type ListThreadsOptions,
   type ListThreadsResult,
+  type Message,
   type ModalElement,
   type RawMessage,
   type ScheduledMessage,
@@ -23,7 +24,8 @@ import {
   fetchSlackThreadInfo,
   listSlackThreads,
 } from "./channels.js";
-import { fetchSlackMessages } from "./history.js";
+import { decodeSlackEphemeralMessageId } from "./ephemeral-id.js";
+import { fetchSlackMessage, fetchSlackMessages } from "./history.js";
 import { SlackAdapterInstalls } from "./slack-adapter-installs.js";
 import {
   publishSlackHomeView,
@@ -33,6 +35,7 @@ import {
   setSlackSuggestedPrompts,
 } from "./slack-assistant.js";
 import { openSlackDM, startSlackTyping } from "./slack-conversations.js";
+import { deleteSlackEphemeral, editSlackEphemeral } from "./slack-ephemeral.js";
 import {
   deleteSlackMessage,
   editSlackMessage,
@@ -127,16 +130,24 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     return postSlackMessage(this.api, this.currentTeam(), threadId, resolved);
   }
 
+  /** Replaces a message; an ephemeral one (its id from an action) through its `response_url`. */
   async editMessage(
     threadId: string,
     messageId: string,
     message: AdapterPostableMessage,
   ): Promise<RawMessage> {
     const resolved = await this.names.resolvePostable(message, threadId);
+    const ephemeral = decodeSlackEphemeralMessageId(messageId);
+    if (ephemeral !== null) {
+      return editSlackEphemeral(ephemeral, messageId, threadId, resolved, this.options.apiUrl);
+    }
     return editSlackMessage(this.api, this.currentTeam(), threadId, messageId, resolved);
   }
 
+  /** Deletes a message; an ephemeral one (its id from an action) through its `response_url`. */
   async deleteMessage(threadId: string, messageId: string): Promise<void> {
+    const ephemeral = decodeSlackEphemeralMessageId(messageId);
+    if (ephemeral !== null) return deleteSlackEphemeral(ephemeral, this.options.apiUrl);
     await deleteSlackMessage(this.api, threadId, messageId);
   }
 
@@ -164,6 +175,18 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     options: FetchMessagesOptions = {},
   ): Promise<FetchMessagesResult> {
     return fetchSlackMessages(this.api, decodeSlackThreadId(threadId), options, (item, channel) =>
+      this.parseMessage({ ...item, channel }),
+    );
+  }
+
+  /**
+   * One message by id (`{team}:{channel}:{ts}` or a bare `ts`) in the thread's channel, or null
+   * when Slack has none; null for an ephemeral message id too, as Slack keeps no copy of one.
+   */
+  async fetchMessage(threadId: string, messageId: string): Promise<Message | null> {
+    if (decodeSlackEphemeralMessageId(messageId) !== null) return null;
+    const { channel } = decodeSlackThreadId(threadId);
+    return fetchSlackMessage(this.api, channel, messageId, (item) =>
       this.parseMessage({ ...item, channel }),
     );
   }

@@ -10,7 +10,9 @@ import { decodeSlackThreadId } from "./thread-id.js";
 
 /**
  * A message only `userId` sees (`chat.postEphemeral`), in the thread when there is one. Its id is
- * Slack's `message_ts`; Slack offers no way to edit or delete it later through the Web API.
+ * Slack's `message_ts` (upstream's): Slack edits an ephemeral message only through the
+ * `response_url` of an interaction on it, so it becomes editable once the user acts on it, with
+ * the action's `messageId` (see `encodeSlackEphemeralMessageId`).
  */
 export async function postSlackEphemeral(
   api: SlackApi,

@@ -94,6 +94,9 @@ async function readBytes(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** How many requests Slack takes on one `response_url`. */
+const RESPONSE_URL_USES = 5;
+
 function reply(response: ServerResponse, status: number, body: string, type = "text/plain") {
   response.writeHead(status, { "content-type": type });
   response.end(body);
@@ -105,7 +108,8 @@ function reply(response: ServerResponse, status: number, body: string, type = "t
  * - `GET /files/…`: `url_private` downloads, only with a bot token the fake knows — the file's
  *   own workspace token when the download names one — else 403, as Slack answers a download
  *   without the right token; a download with `redirectTo` is answered 302 there.
- * - `POST /response/…`: a `response_url`; records the JSON body in `store.responses`.
+ * - `POST /response/…`: a `response_url`; records the JSON body in `store.responses`. Like
+ *   Slack, one URL takes 5 requests: the 6th is answered 404 `used_url` and not recorded.
  */
 export async function answerFakeSlackRoute(
   store: FakeSlackStore,
@@ -158,6 +162,9 @@ export async function answerFakeSlackRoute(
       body = JSON.parse(raw) as Record<string, unknown>;
     } catch {
       return (reply(response, 400, "invalid_payload"), true);
+    }
+    if (store.responses.filter((call) => call.path === path).length >= RESPONSE_URL_USES) {
+      return (reply(response, 404, "used_url"), true);
     }
     store.responses.push({ path, body });
     reply(response, 200, "ok");
