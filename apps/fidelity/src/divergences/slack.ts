@@ -16,12 +16,9 @@ const BARE_MENTIONS =
 const CLIENT_TOKENS =
   "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions and a webClientOptions config field are not built";
 const LINKS =
-  "not built: fetchMessage on links that point to Slack messages, and unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is built and ported in packages/adapter-slack/test/channels.test.ts";
+  "not built: unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is ported in packages/adapter-slack/test/channels.test.ts, and fetchMessage on links to Slack messages in packages/adapter-slack/test/fetch-message.test.ts";
 const PARSE_SHAPE =
   "not built: reading Slack's table attachments and data_table / rich_text table blocks into message text, and system-authored (USLACKBOT) messages; the other parseMessage cases are ported in packages/adapter-slack/test/parse.test.ts";
-const EPHEMERAL_IDS =
-  "not built: ephemeral message ids that carry the response_url so an ephemeral message can be edited or deleted later; postEphemeral returns Slack's message_ts";
-const FETCH_ONE = "not built: fetching one message by id (fetchMessage) is not implemented yet";
 const SUBCLASS =
   "not ported yet: upstream's protected hooks for subclasses are not part of SlackAdapter's API";
 const VERIFIER =
@@ -125,11 +122,6 @@ export const SLACK_DIVERGENCES = [
     { kind: "deferred", describe: ["link unfurl enrichment"], reason: LINKS },
     {
       kind: "deferred",
-      titles: ["provides fetchMessage for Slack message links"],
-      reason: LINKS,
-    },
-    {
-      kind: "deferred",
       titles: [
         "uses a synchronous botToken resolver",
         "forwards webClientOptions to token-bound WebClients",
@@ -165,11 +157,6 @@ export const SLACK_DIVERGENCES = [
       titles: ["re-resolves the default provider at fetch time in single-workspace mode"],
       reason: CLIENT_TOKENS,
     },
-    { kind: "deferred", describe: ["fetchMessage"], reason: FETCH_ONE },
-    { kind: "deferred", describe: ["ephemeral message ID encoding"], reason: EPHEMERAL_IDS },
-    { kind: "deferred", describe: ["decodeEphemeralMessageId edge cases"], reason: EPHEMERAL_IDS },
-    { kind: "deferred", describe: ["editMessage via response_url"], reason: EPHEMERAL_IDS },
-    { kind: "deferred", describe: ["deleteMessage via response_url"], reason: EPHEMERAL_IDS },
     { kind: "deferred", describe: ["socket mode forwarding - handleWebhook"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["startSocketModeListener"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["routeSocketEvent with options"], reason: SOCKET_MODE },
