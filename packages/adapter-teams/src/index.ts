@@ -125,6 +125,13 @@ export {
   TeamsActivityParseError,
 } from "./parse.js";
 export { fromTeamsReaction, toTeamsReaction } from "./reactions.js";
+export {
+  SENDER_EMAIL_TIMEOUT_MS,
+  SENDER_EMAIL_TTL_MS,
+  type SenderEmailDeps,
+  senderEmail,
+  senderEmailKey,
+} from "./sender-email.js";
 export type { TeamsStreamOptions } from "./stream.js";
 export { TeamsAdapter, toAppOptions } from "./teams-adapter.js";
 export {

@@ -1,4 +1,4 @@
-import type { Logger, StateAdapter } from "@baton/core";
+import { type Clock, type Logger, type StateAdapter, sleep } from "@baton/core";
 import type { TeamsGraph } from "./graph/client.js";
 import { isBotAccount } from "./message.js";
 import type { TeamsActivity } from "./parse.js";
@@ -9,6 +9,32 @@ import { storedUserReference } from "./proactive.js";
  * again: a tenant that grants `User.Read.All` later shows emails within this time.
  */
 export const SENDER_EMAIL_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * How long a message waits for Graph before it goes on without an email: the lookup runs
+ * before the webhook answers, and Teams retries a webhook that answers late.
+ */
+export const SENDER_EMAIL_TIMEOUT_MS = 5_000;
+
+const TIMED_OUT: unique symbol = Symbol("timed out");
+
+/** `work`, or `TIMED_OUT` once `timeoutMs` passed on `clock` (its timer is cleared either way). */
+async function within<T>(
+  clock: Clock,
+  timeoutMs: number,
+  work: Promise<T>,
+): Promise<T | typeof TIMED_OUT> {
+  const abort = new AbortController();
+  const timeout = sleep(clock, timeoutMs, abort.signal).then(
+    (): typeof TIMED_OUT => TIMED_OUT,
+    (): typeof TIMED_OUT => TIMED_OUT,
+  );
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    abort.abort();
+  }
+}
 
 /** The State key of the cached email of the user with Entra object id `aadObjectId`. */
 export function senderEmailKey(aadObjectId: string): string {
@@ -21,15 +47,17 @@ export interface SenderEmailDeps {
   readonly graph: (tenantId: string | undefined) => TeamsGraph;
   readonly appId: string;
   readonly appTenantId: string | undefined;
+  readonly clock: Clock;
   logger(): Logger;
 }
 
 /**
  * The email of an inbound message's sender (upstream's "incoming sender email"): Graph's `mail`,
  * else `userPrincipalName`, for the Entra object id the activity carries — else the one stored
- * when the user last wrote. The answer, found or not, is cached in the State for
- * `SENDER_EMAIL_TTL_MS`, so Graph is asked once per user and hour, by all replicas together.
- * Never rejects: without an id, or when Graph refuses (logged), the message goes on without one.
+ * when the user last wrote. The answer, found or not (a refusal, or no answer within
+ * `SENDER_EMAIL_TIMEOUT_MS`), is cached in the State for `SENDER_EMAIL_TTL_MS`, so Graph is
+ * asked once per user and hour, by all replicas together. Never rejects: without an id, or
+ * without Graph's answer (logged), the message goes on without one.
  */
 export async function senderEmail(
   deps: SenderEmailDeps,
@@ -46,8 +74,16 @@ export async function senderEmail(
     let email: string | null = null;
     try {
       const tenantId = activity.conversation.tenantId ?? deps.appTenantId;
-      const user = await deps.graph(tenantId).getUser(aadObjectId);
-      email = user.mail ?? user.userPrincipalName ?? null;
+      const lookup = deps.graph(tenantId).getUser(aadObjectId);
+      const user = await within(deps.clock, SENDER_EMAIL_TIMEOUT_MS, lookup);
+      if (user === TIMED_OUT) {
+        lookup.catch(() => {}); // answered too late: nobody waits for it any more
+        deps.logger().warn("teams: graph did not answer a sender's email lookup in time", {
+          timeoutMs: SENDER_EMAIL_TIMEOUT_MS,
+        });
+      } else {
+        email = user.mail ?? user.userPrincipalName ?? null;
+      }
     } catch (error) {
       deps.logger().warn("teams: graph lookup of a sender's email failed", { error });
     }

@@ -368,9 +368,9 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
   }
 
   private senderEmailDeps() {
-    const { appId, appTenantId } = this.options;
+    const { appId, appTenantId, clock } = this.options;
     const state = this.chatHost("read a sender's email").getState();
-    return { state, graph: this.graph, appId, appTenantId, logger: () => this.logger() };
+    return { state, graph: this.graph, appId, appTenantId, clock, logger: () => this.logger() };
   }
 
   private logger(): Logger {

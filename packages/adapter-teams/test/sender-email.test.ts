@@ -1,7 +1,11 @@
 import type { Message } from "@baton/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { teamsUserKey } from "../src/references.js";
-import { SENDER_EMAIL_TTL_MS, senderEmailKey } from "../src/sender-email.js";
+import {
+  SENDER_EMAIL_TIMEOUT_MS,
+  SENDER_EMAIL_TTL_MS,
+  senderEmailKey,
+} from "../src/sender-email.js";
 import { PERSONAL_CHAT, TENANT, type TeamsHarness, trackHarnesses } from "./teams-harness.js";
 
 const harnesses = trackHarnesses();
@@ -115,6 +119,39 @@ describe("incoming sender email (Baton)", () => {
     await h.deliver(fromAlice(h, "activity-aad-id"));
     expect(h.fake.graph.calls).toHaveLength(2);
     expect(seen.map((message) => message.author.email)).toEqual([undefined, "alice@example.com"]);
+  });
+
+  it("dispatches without an email when Graph does not answer within SENDER_EMAIL_TIMEOUT_MS", {
+    timeout: 30_000,
+  }, async () => {
+    let graphScope: string | undefined;
+    let mint: ((scope: string | string[]) => Promise<string>) | undefined;
+    const h = await harnesses.open({
+      // Graph's token never comes: the lookup hangs, as a Graph outage would.
+      token: async (scope: string | string[]) => {
+        if (String(scope) === graphScope) return new Promise<string>(() => {});
+        if (mint === undefined) throw new Error("no fake yet");
+        return mint(scope);
+      },
+    });
+    graphScope = h.fake.graph.scope;
+    mint = h.fake.tokenFactory();
+    const seen: Message[] = [];
+    h.chat.onNewMessage(/.*/, async (_thread, message) => {
+      seen.push(message);
+    });
+    let answered = false;
+    const delivered = h.deliver(fromAlice(h, "activity-aad-id")).finally(() => {
+      answered = true;
+    });
+    // Once the lookup's timer is set, its time passes on the adapter's clock (never slept).
+    while (!answered) {
+      if (h.clock.pendingTimers > 0) await h.clock.advance(SENDER_EMAIL_TIMEOUT_MS);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await delivered).status).toBe(200);
+    expect(seen.map((message) => message.author.email)).toEqual([undefined]);
+    expect(await h.state.get(senderEmailKey("activity-aad-id"))).toEqual({ email: null });
   });
 
   it("keeps a user's stored Entra object id when a later activity carries none", async () => {
