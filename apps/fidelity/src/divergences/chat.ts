@@ -23,12 +23,6 @@ export const CHAT_DIVERGENCES = divergencesOf("packages/chat/src/chat.test.ts", 
     reason: STREAMING_TEST_UNREAD,
   },
   {
-    kind: "deferred",
-    titles: ["passes only explicit placeholder config to adapter streaming"],
-    reason:
-      "not built: Baton passes no placeholder settings to a native adapter.stream; fallbackStreamingPlaceholderText applies to post + edit streaming only",
-  },
-  {
     kind: "divergent",
     titles: [
       "should isolate queued messages across channel-scoped threads",

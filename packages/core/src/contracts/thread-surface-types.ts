@@ -12,6 +12,12 @@ export interface StreamOptions {
   taskDisplayMode?: "plan" | "timeline";
   /** The least time between two edits in the post + edit fallback. */
   updateIntervalMs?: number;
+  /**
+   * The Chat's `fallbackStreamingPlaceholderText`, present only when the Chat configured it
+   * (`null`: configured to show none). Teams shows it as an informative update before the first
+   * text; adapters without such a status ignore it.
+   */
+  fallbackStreamingPlaceholderText?: string | null;
 }
 
 /**

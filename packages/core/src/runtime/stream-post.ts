@@ -38,6 +38,8 @@ export interface NativeStreamOptions {
   stopBlocks?: unknown[];
   taskDisplayMode?: "plan" | "timeline";
   updateIntervalMs?: number;
+  /** The Chat's placeholder, only when configured (a string, or `null` for none). */
+  fallbackStreamingPlaceholderText?: string | null;
 }
 
 /** An adapter with upstream's optional native streaming; `null` means "stream it for me". */
@@ -123,6 +125,10 @@ async function postFrom(
     if (options.groupTasks !== undefined) native.taskDisplayMode = options.groupTasks;
     if (options.endWith !== undefined) native.stopBlocks = options.endWith;
     if (options.updateIntervalMs !== undefined) native.updateIntervalMs = options.updateIntervalMs;
+    // Only an explicit setting travels (upstream's rule): an adapter tells "the Chat asked for
+    // this placeholder" (Teams shows it as an informative update) from the core's default.
+    const placeholder = request.settings.placeholderText;
+    if (placeholder !== undefined) native.fallbackStreamingPlaceholderText = placeholder;
     const sent = await callAdapter(
       adapter,
       step,

@@ -41,6 +41,41 @@ describe("Chat", () => {
   });
 });
 
+describe("Chat", () => {
+  describe("thread", () => {
+    it("passes only explicit placeholder config to adapter streaming", async () => {
+      // Configured text, configured null, and nothing configured (the core's "..." default,
+      // which must not reach the adapter as if the Chat had asked for it).
+      const cases = [
+        { config: { fallbackStreamingPlaceholderText: "Thinking..." }, expected: "Thinking..." },
+        { config: { fallbackStreamingPlaceholderText: null }, expected: null },
+        { config: {}, expected: undefined },
+      ] as const;
+      for (const { config, expected } of cases) {
+        const h = await createChatHarness({ ...config });
+        h.chat.onNewMention(async (thread) => {
+          await thread.post(
+            (async function* () {
+              yield "Hi";
+            })(),
+          );
+        });
+        await h.send("Hey @bot help me").done;
+        const calls = h.adapter.callsOf("stream");
+        expect(calls).toHaveLength(1);
+        const options = calls[0]?.args[2] as Record<string, unknown> | undefined;
+        if (expected === undefined) {
+          expect(options === undefined || !("fallbackStreamingPlaceholderText" in options)).toBe(
+            true,
+          );
+        } else {
+          expect(options?.fallbackStreamingPlaceholderText).toBe(expected);
+        }
+      }
+    });
+  });
+});
+
 describe("streaming from a handler", () => {
   it("keeps the thread's lock for a stream that outlasts the lock TTL, and releases it after", async () => {
     const h = await createChatHarness({
