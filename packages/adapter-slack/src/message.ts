@@ -3,6 +3,7 @@ import { SlackFormatConverter } from "./format.js";
 import { labelSlackMentions, type SlackNameSnapshot } from "./inbound-mentions.js";
 import { type SlackLinkedMessageFetcher, slackLinksOf } from "./links.js";
 import type { SlackEvent, SlackFile } from "./parse.js";
+import { slackTablesOf, withSlackTables } from "./slack-tables.js";
 import { encodeSlackMessageId, encodeSlackThreadId, isSlackDMChannel } from "./thread-id.js";
 
 const CONVERTER = new SlackFormatConverter();
@@ -109,9 +110,10 @@ export interface SlackMessageContext {
 
 /**
  * A Baton message from a Slack message event (or a history item). Text is the mrkdwn read as
- * plain text (mentions as `@U…`); `formatted` its tree. `isMention` is set from Slack's own
- * signal (an `app_mention`, or `<@bot>` in the text); in DMs it is left unset, as upstream, since
- * DMs reach `onDirectMessage` handlers anyway.
+ * plain text (mentions as `@U…`); `formatted` its tree, with the message's tables (`table` and
+ * `data_table` blocks, tables pasted as attachments) above or below it. `isMention` is set from
+ * Slack's own signal (an `app_mention`, or `<@bot>` in the text); in DMs it is left unset, as
+ * upstream, since DMs reach `onDirectMessage` handlers anyway.
  */
 export function messageFromSlack(event: SlackEvent, context: SlackMessageContext): Message {
   const ts = event.ts ?? "";
@@ -121,15 +123,11 @@ export function messageFromSlack(event: SlackEvent, context: SlackMessageContext
   const mentioned =
     context.mentioned === true || (botUserId !== undefined && text.includes(`<@${botUserId}`));
   // One parse serves both: the tree, and the plain text read off it.
-  const labeled =
-    context.names === undefined
-      ? text
-      : labelSlackMentions(
-          text,
-          context.names,
-          new Set(botUserId === undefined ? [] : [botUserId]),
-        );
-  const formatted = CONVERTER.toAst(labeled);
+  const { names } = context;
+  const selfIds = new Set(botUserId === undefined ? [] : [botUserId]);
+  const parse = (mrkdwn: string) =>
+    CONVERTER.toAst(names === undefined ? mrkdwn : labelSlackMentions(mrkdwn, names, selfIds));
+  const formatted = withSlackTables(parse(text), slackTablesOf(event), parse);
   const withFetcher = context.withFetcher ?? ((attachment: Attachment) => attachment);
   const edited = event.edited?.ts;
   return new Message({

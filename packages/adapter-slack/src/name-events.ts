@@ -1,6 +1,13 @@
 import { type ChatHost, type ReceiveResult, userCacheKey, type WebhookOptions } from "@baton/core";
 import type { SlackEvent } from "./parse.js";
+import { slackTablesMrkdwn, slackTablesOf } from "./slack-tables.js";
 import { detach, type SlackWebhookTarget } from "./webhook-target.js";
+
+/** The mrkdwn a message names users and channels in: its text, and its tables' cells. */
+function namingText(event: SlackEvent): string {
+  const tables = slackTablesMrkdwn(slackTablesOf(event));
+  return tables === "" ? (event.text ?? "") : `${event.text ?? ""}\n${tables}`;
+}
 
 function selfIdsOf(target: SlackWebhookTarget): Set<string> {
   const { botUserId } = target.self();
@@ -24,7 +31,7 @@ export function learnNamesAfterAnswer(
   const sighting = {
     threadId,
     userId: event.user,
-    text: event.text ?? "",
+    text: namingText(event),
     selfIds: selfIdsOf(target),
   };
   detach(() => names.learn(sighting), target.logger(), "learning user names", options);
@@ -39,7 +46,7 @@ export async function learnNames(
   await target.names?.learn({
     threadId,
     userId: event.user,
-    text: event.text ?? "",
+    text: namingText(event),
     selfIds: selfIdsOf(target),
   });
 }
