@@ -123,7 +123,7 @@ describe("parseMessage", () => {
 });
 
 describe("renderFormatted", () => {
-  it("renders AST to Slack mrkdwn format", () => {
+  it("renders AST to Slack mrkdwn, not markdown (Baton: no markdown_text)", () => {
     const ast = {
       type: "root" as const,
       children: [

@@ -17,17 +17,14 @@ const CLIENT_TOKENS =
   "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions and a webClientOptions config field are not built";
 const LINKS =
   "not built: unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is ported in packages/adapter-slack/test/channels.test.ts, and fetchMessage on links to Slack messages in packages/adapter-slack/test/fetch-message.test.ts";
-const PARSE_SHAPE =
-  "not built: reading Slack's table attachments and data_table / rich_text table blocks into message text, and system-authored (USLACKBOT) messages; the other parseMessage cases are ported in packages/adapter-slack/test/parse.test.ts";
+const RENDER_FORMATTED =
+  "different on purpose: renderFormatted gives the mrkdwn Baton sends, not markdown, since Baton renders markdown to mrkdwn itself instead of sending Slack's markdown_text (ADR 0022); pinned by packages/adapter-slack/test/parse.test.ts 'renders AST to Slack mrkdwn, not markdown (Baton: no markdown_text)'";
 const SUBCLASS =
   "not ported yet: upstream's protected hooks for subclasses are not part of SlackAdapter's API";
 const VERIFIER =
   "not built: the webhookVerifier option (custom request verification); Baton verifies every request with the signing secret through bolt";
-const IS_SYSTEM = "not built: Message.isSystem for Slack's system notifications (USLACKBOT)";
 const PREVIOUS_MESSAGE =
-  "not built: the core's message-updated event carries no previous message; Slack's previous_message is not handed to handlers";
-const HIDDEN_EDITS =
-  "not ported yet: hidden message_changed events (Slack's unfurl and thread-metadata updates) are ignored when the text did not change (pinned in webhook.test.ts), but these exact upstream cases were not read and ported";
+  "not built: onMessageUpdated handlers get (thread, message, context) and no pre-edit message, where upstream hands Slack's previous_message over as a third argument; carrying it needs a field on the core's edit event that its event dispatcher (packages/core/src/dispatch/event-dispatcher.ts) passes to handlers, a core change not made yet";
 const BLOCKS_RENDERER =
   "different on purpose: @baton/adapter-slack/blocks renders cards with the adapter's own renderer, so its blocks are the ones a post sends: text over a limit is cut with a trailing … (149 characters + …), and a table past the native one is core's ASCII table with its header rule; pinned in packages/adapter-slack/test/blocks.test.ts ('Slack Block Kit primitives where Baton differs')";
 const FALLBACK_CONTROLS =
@@ -101,23 +98,11 @@ export const SLACK_DIVERGENCES = [
       reason: NAMES_AFTER_ANSWER,
       link: NAMES_ADR,
     },
-    { kind: "deferred", describe: ["renderFormatted"], reason: PARSE_SHAPE },
     {
-      kind: "deferred",
-      titles: [
-        "marks USLACK messages as system-authored",
-        "preserves pasted table attachments as message content",
-        "preserves table-only messages and ignores malformed table blocks",
-        "preserves inline rich text within table cells",
-        "preserves rich text metadata within table cells",
-        "formats date cells from the timestamp when no fallback is present",
-        "preserves empty and raw value cells so columns stay aligned",
-        "parses data_table blocks with their header row intact",
-        "ignores tables in unfurl and app attachments",
-        "keeps tables pasted above the message text above it",
-        "does not leave raw bot mention tokens in table cells",
-      ],
-      reason: PARSE_SHAPE,
+      kind: "divergent",
+      titles: ["renders AST to standard markdown (Slack now accepts markdown natively)"],
+      reason: RENDER_FORMATTED,
+      link: ADR,
     },
     { kind: "deferred", describe: ["link unfurl enrichment"], reason: LINKS },
     {
@@ -133,24 +118,11 @@ export const SLACK_DIVERGENCES = [
     },
     {
       kind: "deferred",
-      titles: ["USLACK system notifications in DMs are dispatched with isSystem set"],
-      reason: IS_SYSTEM,
-    },
-    {
-      kind: "deferred",
       titles: [
         "forwards the pre-edit message so handlers can diff the change",
         "leaves previousMessage undefined when Slack omits it",
       ],
       reason: PREVIOUS_MESSAGE,
-    },
-    {
-      kind: "deferred",
-      titles: [
-        "dispatches hidden message_changed edits as message updates",
-        "ignores hidden message_changed thread metadata updates after deletes",
-      ],
-      reason: HIDDEN_EDITS,
     },
     {
       kind: "deferred",
