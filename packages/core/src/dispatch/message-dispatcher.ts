@@ -56,10 +56,24 @@ export interface RunOptions {
   /** Aborts the delivery's handler (detach timeout), and any retry wait. */
   readonly signal?: AbortSignal | undefined;
   /**
-   * True once the platform was answered (deferred dispatch): it will not redeliver, so a State
-   * failure before the handler is retried in-process instead of ending `error` at once.
+   * True when the platform is answered as soon as the delivery was accepted (deferred dispatch):
+   * it will not redeliver, so a State failure before the handler is retried in-process instead of
+   * ending `error` at once. The run then also starts one event-loop turn later, so the answer
+   * leaves before any of the run's work (lock, history, handler) is done.
    */
   readonly retryStateFailures?: boolean;
+}
+
+/**
+ * Resolves after the current event-loop turn, its microtasks included: the webhook answer, which
+ * the caller produces in microtasks of this turn, goes out before a deferred run begins. Real
+ * timers on purpose: an injected (fake) clock must not hold a run back.
+ */
+function afterThisTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof setImmediate === "function") setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });
 }
 
 /** One delivery's retries and the signal that ends their waits. */
@@ -151,6 +165,9 @@ export class MessageDispatcher {
     const { signal } = options;
     const result = registry.track(delivery.key, delivery.lockKey, span, signal);
     try {
+      // Without this, a burst of deliveries runs each strategy up to the handler's first await in
+      // the same microtask waves as the answers, and every answer waits for all of that work.
+      if (options.retryStateFailures) await afterThisTurn();
       await this.options.beforeRun?.(delivery);
       await this.submit(delivery, options.retryStateFailures ? this.retryFor(signal) : undefined);
       return await result;

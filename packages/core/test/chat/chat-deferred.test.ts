@@ -32,6 +32,40 @@ describe("dispatch modes", () => {
     expect(events.indexOf("webhook answered 200")).toBeLessThan(events.indexOf("handler finished"));
   });
 
+  it("answers every webhook of a burst before any deferred run takes its lock, then runs them all", async () => {
+    const h = await createChatHarness();
+    const events: string[] = [];
+    const acquireLock = h.state.acquireLock.bind(h.state);
+    h.state.acquireLock = (key, ttlMs) => {
+      events.push("lock");
+      return acquireLock(key, ttlMs);
+    };
+    h.chat.onNewMention(async (_thread, message) => {
+      events.push(`handler ${message.id}`);
+    });
+    const detached: Promise<unknown>[] = [];
+    const ids = Array.from({ length: 20 }, (_, index) => `m${index}`);
+    await Promise.all(
+      ids.map(async (id, index) => {
+        const webhook = createMockWebhookRequest({
+          threadId: `mock:C1:T${index}`,
+          message: { id, text: "@bot hello" },
+        });
+        const response = await h.chat.webhooks.mock?.(webhook, {
+          waitUntil: (task) => detached.push(task),
+        });
+        events.push(`answered ${response?.status}`);
+      }),
+    );
+    await Promise.all(detached);
+    // A run's work (lock, handler) interleaved with the answers would hold every answer back.
+    expect(events.slice(0, 20)).toEqual(ids.map(() => "answered 200"));
+    expect(events.filter((event) => event === "lock")).toHaveLength(20);
+    expect(events.filter((event) => event.startsWith("handler")).sort()).toEqual(
+      ids.map((id) => `handler ${id}`).sort(),
+    );
+  });
+
   it("tracks detached work without waitUntil, so shutdown still waits for it", async () => {
     const h = await createChatHarness();
     let finished = false;
