@@ -14,8 +14,8 @@ const urls = serverUrlsFromEnv();
 const MAX_ROUND_TRIPS_PER_MESSAGE: Readonly<
   Record<"redis" | "postgres", Partial<Record<ScenarioName, number>>>
 > = {
-  redis: { "serial-drop": 2, "serial-queue": 3, "parallel-drop": 2 },
-  postgres: { "serial-drop": 2, "serial-queue": 3, "parallel-drop": 2 },
+  redis: { "serial-drop": 2, "serial-queue": 2, "parallel-drop": 2 },
+  postgres: { "serial-drop": 2, "serial-queue": 2, "parallel-drop": 2 },
 };
 
 const MESSAGES = 20;

@@ -40,16 +40,26 @@ export async function dequeueAll(context: StrategyContext, lockKey: string): Pro
  * records expired ones, and gives each thread its own handler run (latest message, earlier ones
  * as `context.skipped`). A handler error does not end the drain. On lease loss or shutdown the
  * entries taken but not run go back to the queue for the next holder.
+ *
+ * Without `arrivedSinceLastLook` a round that finds the queue empty ends the drain. With it —
+ * only for a caller whose release is the State's fused `releaseAndNext`, which looks at the queue
+ * atomically with the release, and which takes the lock again when that look finds an entry —
+ * the drain ends after a round unless entries were noted arriving meanwhile: the empty dequeue
+ * that would end it is the release's look, done once instead of twice. It is called before each
+ * round too, to forget arrivals the round's dequeue is about to see.
  */
 export async function drainQueue(
   context: StrategyContext,
   session: LockSession,
   lockKey: string,
+  arrivedSinceLastLook?: () => boolean,
 ): Promise<void> {
   while (session.usable) {
+    arrivedSinceLastLook?.();
     const entries = await dequeueAll(context, lockKey);
     if (entries.length === 0) return;
     await runEntries(context, session, lockKey, entries);
+    if (arrivedSinceLastLook && !arrivedSinceLastLook()) return;
   }
 }
 

@@ -12,8 +12,9 @@ const CONTENDER_ATTEMPTS = 3;
 
 /**
  * Runs `work` under `session`, releases, and then re-checks the queue: an entry enqueued between
- * the last empty dequeue and the release would otherwise wait with no holder (the lost wake-up).
- * If the queue is not empty the lock is taken again and `work` runs again.
+ * the holder's last look at the queue (an empty dequeue, or none at all when the release is the
+ * State's `releaseAndNext`) and the release would otherwise wait with no holder (the lost
+ * wake-up). If the queue is not empty the lock is taken again and `work` runs again.
  */
 export async function holdThenRecheck(
   context: StrategyContext,

@@ -167,3 +167,150 @@ describe("the fused fast paths", () => {
     expect(await h.state.inspectLock("thread:mock:C1:T1")).toBeNull();
   });
 });
+
+/** Two Chats on one memory State with the fast paths: two instances of one bot. */
+async function twoInstances() {
+  const clock = createFakeClock();
+  const state = createMemoryState({ clock, fastPaths: true });
+  const make = async () => {
+    const adapter = createMockAdapter("mock");
+    const chat = new Chat({
+      userName: "bot",
+      adapters: { mock: adapter },
+      state,
+      logger: "silent",
+      clock,
+      concurrency: "queue",
+    });
+    const runs: Array<{ id: string; skipped: string[]; fence: number | undefined }> = [];
+    const slow = new Set<string>();
+    chat.onNewMention(async (_thread, message, context) => {
+      runs.push({
+        id: message.id,
+        skipped: context.skipped.map((skipped) => skipped.id),
+        fence: context.lock?.fence,
+      });
+      if (slow.has(message.id)) await sleep(clock, 1_000);
+    });
+    await chat.initialize();
+    const send = (id: string) =>
+      chat.processMessage(
+        adapter,
+        "mock:C1:T1",
+        createTestMessage({ id, text: `@bot ${id}`, threadId: "mock:C1:T1" }),
+      );
+    return { chat, runs, slow, send };
+  };
+  return { clock, state, a: await make(), b: await make() };
+}
+
+describe("queue on the fused release (no dequeue before it)", () => {
+  const LOCK_KEY = "thread:mock:C1:T1";
+
+  it("handles an uncontended message with no dequeue: the release looks at the queue", async () => {
+    const h = await fastPathChat({ concurrency: "queue" });
+    const dequeue = vi.spyOn(h.state, "dequeue");
+    const queueDepth = vi.spyOn(h.state, "queueDepth");
+    const releaseAndNext = vi.spyOn(h.state, "releaseAndNext" as never);
+    h.chat.onNewMention(async () => {});
+
+    expect(await h.send("@bot hi")).toEqual({ outcome: "handled" });
+
+    expect(dequeue).not.toHaveBeenCalled();
+    expect(queueDepth).not.toHaveBeenCalled();
+    expect(releaseAndNext).toHaveBeenCalledTimes(1);
+    expect(await h.state.inspectLock(LOCK_KEY)).toBeNull();
+  });
+
+  it("answers a message another instance queued while the handler ran, found by the release", async () => {
+    const { clock, state, a, b } = await twoInstances();
+    a.slow.add("m1");
+    const first = a.send("m1");
+    await clock.advance(10);
+    // B cannot take the lock: the message waits in the queue, handed off to A, which noted
+    // nothing locally — only the release's look at the queue can find it.
+    expect(await b.send("m2")).toMatchObject({ outcome: "queued" });
+    expect(await state.queueDepth(LOCK_KEY)).toBe(1);
+
+    await clock.advance(1_000);
+    expect(await first).toEqual({ outcome: "handled" });
+    await clock.advance(0);
+
+    expect(a.runs.map((run) => run.id)).toEqual(["m1", "m2"]);
+    expect(b.runs).toEqual([]);
+    expect(await state.queueDepth(LOCK_KEY)).toBe(0);
+    expect(await state.inspectLock(LOCK_KEY)).toBeNull();
+  });
+
+  it("answers a message another instance queued after the drain's last dequeue, found by the release", async () => {
+    const { clock, state, a, b } = await twoInstances();
+    a.slow.add("m1");
+    a.slow.add("m2");
+    const first = a.send("m1");
+    await clock.advance(10);
+    // Queued on A itself: A knows of it and drains it under the same lock after m1.
+    const second = a.send("m2");
+    await clock.advance(1_000);
+    // m2 runs now, taken by the drain's dequeue; B's message arrives after that dequeue.
+    expect(a.runs.map((run) => run.id)).toEqual(["m1", "m2"]);
+    expect(await b.send("m3")).toMatchObject({ outcome: "queued" });
+
+    await clock.advance(1_000);
+    expect(await first).toEqual({ outcome: "handled" });
+    expect(await second).toEqual({ outcome: "handled" });
+
+    expect(a.runs.map((run) => run.id)).toEqual(["m1", "m2", "m3"]);
+    expect(await state.queueDepth(LOCK_KEY)).toBe(0);
+    expect(await state.inspectLock(LOCK_KEY)).toBeNull();
+  });
+
+  it("answers a message another instance queued between the end of the run and the release", async () => {
+    const { clock, state, a, b } = await twoInstances();
+    const realReleaseAndNext = state.releaseAndNext?.bind(state);
+    if (!realReleaseAndNext) throw new Error("the memory State must offer releaseAndNext");
+    let late: Promise<unknown> | undefined;
+    Object.assign(state, {
+      releaseAndNext: async (lock: Parameters<typeof realReleaseAndNext>[0]) => {
+        if (!late) {
+          // The handler has ended and nothing looked at the queue since it began.
+          late = b.send("late");
+          expect(await late).toMatchObject({ outcome: "queued" });
+        }
+        return realReleaseAndNext(lock);
+      },
+    });
+
+    expect(await a.send("m1")).toEqual({ outcome: "handled" });
+    await clock.advance(0);
+
+    expect(a.runs.map((run) => run.id)).toEqual(["m1", "late"]);
+    expect(await state.queueDepth(LOCK_KEY)).toBe(0);
+    expect(await state.inspectLock(LOCK_KEY)).toBeNull();
+  });
+
+  it("drains what this instance queued during the run under the same lock, releasing once", async () => {
+    const { clock, state, a } = await twoInstances();
+    const acquireLock = vi.spyOn(state, "acquireLock");
+    const releaseAndNext = vi.spyOn(state, "releaseAndNext" as never);
+    a.slow.add("m1");
+    const first = a.send("m1");
+    await clock.advance(10);
+    const contenders = [a.send("m2"), a.send("m3")];
+    await clock.advance(1_000);
+    expect(await first).toEqual({ outcome: "handled" });
+    expect(await Promise.all(contenders)).toEqual([
+      expect.objectContaining({ outcome: "skipped" }),
+      { outcome: "handled" },
+    ]);
+
+    expect(a.runs).toEqual([
+      { id: "m1", skipped: [], fence: a.runs[0]?.fence },
+      { id: "m3", skipped: ["m2"], fence: a.runs[0]?.fence },
+    ]);
+    expect(a.runs[0]?.fence).toEqual(expect.any(Number));
+    // The contenders' own tries at the lock (refused); the holder never let go in between.
+    expect(acquireLock).toHaveBeenCalledTimes(2);
+    expect(releaseAndNext).toHaveBeenCalledTimes(1);
+    expect(await state.queueDepth(LOCK_KEY)).toBe(0);
+  });
+});

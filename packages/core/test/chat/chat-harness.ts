@@ -12,6 +12,8 @@ import { Chat, type ChatConfig } from "../../src/index.js";
 /** Options of {@link createChatHarness}: any Chat option, plus the mock adapter's. */
 export type ChatHarnessOptions = Partial<Omit<ChatConfig, "adapters" | "state">> & {
   adapter?: MockAdapterOptions;
+  /** Give the memory State its fused fast paths (DESIGN §4.1); default false. */
+  fastPaths?: boolean;
 };
 
 /**
@@ -20,9 +22,9 @@ export type ChatHarnessOptions = Partial<Omit<ChatConfig, "adapters" | "state">>
  * start with `D` are DMs.
  */
 export async function createChatHarness(options: ChatHarnessOptions = {}) {
-  const { adapter: adapterOptions, ...chatOptions } = options;
+  const { adapter: adapterOptions, fastPaths = false, ...chatOptions } = options;
   const clock = createFakeClock();
-  const state = createMemoryState({ clock });
+  const state = createMemoryState({ clock, fastPaths });
   const adapter = createMockAdapter("mock", adapterOptions);
   const chat = new Chat({
     userName: "bot",

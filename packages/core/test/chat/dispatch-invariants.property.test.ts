@@ -32,8 +32,9 @@ const stepArbitrary = fc.record({
   duplicate: fc.integer({ min: 0, max: 4 }).map((roll) => roll === 0),
 });
 
-async function runSchedule(strategy: StrategyName, steps: Step[]) {
+async function runSchedule(strategy: StrategyName, steps: Step[], fastPaths: boolean) {
   const h = await createChatHarness({
+    fastPaths,
     concurrency: {
       strategy,
       lockTtlMs: LOCK_TTL_MS,
@@ -91,12 +92,31 @@ async function runSchedule(strategy: StrategyName, steps: Step[]) {
   return { outcomes, ran, peak, peakPerThread, state: h.state };
 }
 
+// Every strategy on the separate State calls, and each lock-taking one again on a State with the
+// fused fast paths (acceptAndAcquire, releaseAndNext), where `queue` leaves its last look at the
+// queue to the release.
+const CASES: ReadonlyArray<{ strategy: StrategyName; fastPaths: boolean }> = [
+  ...(["drop", "queue", "debounce", "burst", "concurrent"] as const).map((strategy) => ({
+    strategy,
+    fastPaths: false,
+  })),
+  ...(["drop", "queue", "debounce", "burst"] as const).map((strategy) => ({
+    strategy,
+    fastPaths: true,
+  })),
+];
+
 describe("dispatch invariants under random interleavings (DESIGN §5)", () => {
-  for (const strategy of ["drop", "queue", "debounce", "burst", "concurrent"] as const) {
-    it(`${strategy}: every accepted message ends exactly once and handlers never overlap on a lock key`, async () => {
+  for (const { strategy, fastPaths } of CASES) {
+    const title = `${strategy}${fastPaths ? " (fused fast paths)" : ""}`;
+    it(`${title}: every accepted message ends exactly once and handlers never overlap on a lock key`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 8 }), async (steps) => {
-          const { outcomes, ran, peak, peakPerThread, state } = await runSchedule(strategy, steps);
+          const { outcomes, ran, peak, peakPerThread, state } = await runSchedule(
+            strategy,
+            steps,
+            fastPaths,
+          );
           if (strategy === "concurrent") expect(peakPerThread).toBeLessThanOrEqual(2);
           else expect(peak).toBe(1);
 
