@@ -51,6 +51,8 @@ describe("forum topics are threads of their own (ADR 0019)", () => {
     await h.deliver(h.updates.mention("first", { chat: FORUM_CHAT, topicId: 11 }));
     await expect.poll(() => g.running.size).toBe(1);
     await h.deliver(h.updates.mention("second", { chat: FORUM_CHAT, topicId: 22 }));
+    // A deferred run starts one event-loop turn after its answer: let it meet the lock.
+    await new Promise((resolve) => setImmediate(resolve));
     // Under drop the second topic's message is dropped while the first topic's handler runs.
     g.release();
     await h.settle();
