@@ -15,10 +15,23 @@ export async function agentViewThreadId(
   ts: string,
   threadTs: string | undefined,
 ): Promise<string | undefined> {
-  if (!agentView || threadTs || !ts || !isSlackDMChannel(channel)) return undefined;
+  if (!agentViewMayApply(agentView, channel, ts, threadTs)) return undefined;
   const conversation = encodeSlackThreadId({ channel, threadTs: "" });
   if (await state.isSubscribed(conversation)) return undefined;
   return encodeSlackThreadId({ channel, threadTs: ts });
+}
+
+/**
+ * False when {@link agentViewThreadId} is `undefined` without asking the State (no agent view,
+ * not a DM, a reply): the webhook path then skips the call and its `await`.
+ */
+export function agentViewMayApply(
+  agentView: boolean,
+  channel: string,
+  ts: string,
+  threadTs: string | undefined,
+): boolean {
+  return agentView && !threadTs && ts !== "" && isSlackDMChannel(channel);
 }
 
 /** `message` moved to `threadId`, every other field kept. */

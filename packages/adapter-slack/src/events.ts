@@ -7,7 +7,7 @@ import {
   type WebhookOptions,
   webhookErrorResponse,
 } from "@baton/core";
-import { agentViewThreadId, inThread } from "./agent-view.js";
+import { agentViewMayApply, agentViewThreadId, inThread } from "./agent-view.js";
 import { assistantEventWork } from "./assistant-events.js";
 import { fetchLinkedSlackMessage } from "./history.js";
 import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from "./message.js";
@@ -62,13 +62,10 @@ export async function onEventCallback(
     let received: ReceiveResult;
     let message = parsed;
     try {
-      const agentThread = await agentViewThreadId(
-        target.options.assistant.agentView,
-        host.getState(),
-        channel,
-        event.ts,
-        event.thread_ts,
-      );
+      const { agentView } = target.options.assistant;
+      const agentThread = agentViewMayApply(agentView, channel, event.ts, event.thread_ts)
+        ? await agentViewThreadId(agentView, host.getState(), channel, event.ts, event.thread_ts)
+        : undefined;
       if (agentThread !== undefined) message = inThread(parsed, agentThread);
       received = await host.receiveMessage(target.adapter, message.threadId, message, process);
     } catch (error) {

@@ -68,6 +68,9 @@ const SLACK_RENDERERS: NodeRenderers = {
  * `[text](url)`, `*bold*` `**bold**`, `_it_` `*it*`, `~s~` `~~s~~`; code spans are left alone.
  */
 export function mrkdwnToMarkdown(mrkdwn: string): string {
+  // Every message on the webhook path comes through here before the answer: the checks for the
+  // characters each step needs skip work (and garbage) that could not change the text.
+  if (!mrkdwn.includes("`")) return inlineToMarkdown(mrkdwn);
   return mrkdwn
     .split(/(```[\s\S]*?```|`[^`\n]+`)/g)
     .map((part, index) => (index % 2 === 1 ? unescapeSlackText(part) : inlineToMarkdown(part)))
@@ -75,8 +78,9 @@ export function mrkdwnToMarkdown(mrkdwn: string): string {
 }
 
 function inlineToMarkdown(text: string): string {
-  return unescapeSlackText(
-    text
+  let out = text;
+  if (out.includes("<")) {
+    out = out
       .replace(/<@([UW][A-Z0-9_]+)\|([^<>]+)>/g, "@$2")
       .replace(/<@([UW][A-Z0-9_]+)>/g, "@$1")
       .replace(/<#(C[A-Z0-9_]+)\|([^<>]*)>/g, (_m, id: string, name: string) => `#${name || id}`)
@@ -84,11 +88,12 @@ function inlineToMarkdown(text: string): string {
       .replace(/<!subteam\^[A-Z0-9_]+\|([^<>]+)>/g, "$1")
       .replace(/<!([a-z]+)(?:\|[^<>]*)?>/g, "@$1")
       .replace(/<((?:https?|mailto):[^|<>]+)\|([^<>]+)>/g, "[$2]($1)")
-      .replace(/<((?:https?|mailto):[^|<>]+)>/g, "$1")
-      .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, "$1**$2**")
-      .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, "$1*$2*")
-      .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, "$1~~$2~~"),
-  );
+      .replace(/<((?:https?|mailto):[^|<>]+)>/g, "$1");
+  }
+  if (out.includes("*")) out = out.replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, "$1**$2**");
+  if (out.includes("_")) out = out.replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, "$1*$2*");
+  if (out.includes("~")) out = out.replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, "$1~~$2~~");
+  return out.includes("&") ? unescapeSlackText(out) : out;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type ChatHost, type ReceiveResult, userCacheKey, type WebhookOptions } from "@baton/core";
 import type { SlackEvent } from "./parse.js";
 import { slackTablesMrkdwn, slackTablesOf } from "./slack-tables.js";
-import { detach, type SlackWebhookTarget } from "./webhook-target.js";
+import { detachAfterAnswer, type SlackWebhookTarget } from "./webhook-target.js";
 
 /** The mrkdwn a message names users and channels in: its text, and its tables' cells. */
 function namingText(event: SlackEvent): string {
@@ -26,15 +26,14 @@ export function learnNamesAfterAnswer(
   result: ReceiveResult,
   options: WebhookOptions,
 ): void {
-  const names = target.names;
-  if (names === undefined || result.outcome === "duplicate") return;
-  const sighting = {
-    threadId,
-    userId: event.user,
-    text: namingText(event),
-    selfIds: selfIdsOf(target),
-  };
-  detach(() => names.learn(sighting), target.logger(), "learning user names", options);
+  if (target.names === undefined || result.outcome === "duplicate") return;
+  // Even reading the text for names waits: it is no part of the answer.
+  detachAfterAnswer(
+    () => learnNames(target, event, threadId),
+    target.logger(),
+    "learning user names",
+    options,
+  );
 }
 
 /** Learns what `event` names (see `SlackUserNames.learn`); for work already after the answer. */

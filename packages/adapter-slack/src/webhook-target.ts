@@ -38,6 +38,22 @@ export function detach(
   options.waitUntil?.(task);
 }
 
+/**
+ * Like {@link detach}, but `work` starts one event-loop turn later, after the answer left, so a
+ * burst of deliveries does not do it in the same microtask waves as the answers. Only for work
+ * that dispatches nothing (learning names): an event handed to the host must be admitted before
+ * the answer, or a shutdown in between would refuse it after Slack was told 200.
+ */
+export function detachAfterAnswer(
+  work: () => Promise<unknown>,
+  logger: Logger,
+  what: string,
+  options: WebhookOptions,
+): void {
+  const turn = new Promise<void>((resolve) => setImmediate(resolve));
+  detach(() => turn.then(work), logger, what, options);
+}
+
 /** A JSON answer. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {

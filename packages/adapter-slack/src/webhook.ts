@@ -57,21 +57,34 @@ export async function handleSlackWebhook(
     if (error instanceof SlackWebhookParseError) return problem(400, "BAD_REQUEST", error.message);
     throw error;
   }
-  return routeSlackPayload(target, payload, request.headers.get("x-slack-retry-num"), options);
+  return await routeSlackPayload(
+    target,
+    payload,
+    request.headers.get("x-slack-retry-num"),
+    options,
+  );
 }
 
-/** Routes a verified payload (from a webhook, or from a socket mode envelope). */
-export async function routeSlackPayload(
+/**
+ * Routes a verified payload (from a webhook, or from a socket mode envelope). Not `async` on
+ * purpose, like {@link routeToHost}: each wrapping promise is one more step every delivery of a
+ * burst takes in lockstep before its answer.
+ */
+export function routeSlackPayload(
   target: SlackWebhookTarget,
   payload: SlackWebhookPayload,
   retryNum: string | null,
   options: WebhookOptions = {},
 ): Promise<Response> {
-  if (payload.kind === "url_verification") return json(200, { challenge: payload.challenge });
-  if (payload.kind === "ssl_check" || payload.kind === "other") return ack();
+  if (payload.kind === "url_verification") {
+    return Promise.resolve(json(200, { challenge: payload.challenge }));
+  }
+  if (payload.kind === "ssl_check" || payload.kind === "other") return Promise.resolve(ack());
   const host = target.host;
   if (host === undefined) {
-    return problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet");
+    return Promise.resolve(
+      problem(503, "NOT_INITIALIZED", "the Chat has not initialized the adapter yet"),
+    );
   }
   const routing = target.installations;
   if (routing === undefined) return routeToHost(target, host, payload, retryNum, options);
@@ -80,7 +93,7 @@ export async function routeSlackPayload(
   );
 }
 
-async function routeToHost(
+function routeToHost(
   target: SlackWebhookTarget,
   host: ChatHost,
   payload: Extract<SlackWebhookPayload, { kind: "event" | "command" | "interaction" }>,
@@ -91,7 +104,7 @@ async function routeToHost(
     case "event":
       return onEventCallback(target, host, payload, retryNum, options);
     case "command":
-      return onSlashCommand(target, host, payload, options);
+      return Promise.resolve(onSlashCommand(target, host, payload, options));
     case "interaction":
       return onInteraction(target, host, payload, options);
   }
