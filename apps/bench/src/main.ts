@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { serverUrlsFromEnv } from "./backends.js";
@@ -9,7 +10,7 @@ import { consoleTable, progressLine, ratioTable } from "./report.js";
 import { BACKENDS, runBench } from "./run-bench.js";
 import { SCENARIO_NAMES } from "./scenarios.js";
 import { runSlackBench } from "./slack-bench.js";
-import type { SlackReport } from "./slack-markdown.js";
+import { replaceSlackSection, type SlackReport, slackSection } from "./slack-markdown.js";
 
 const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
 
@@ -22,6 +23,7 @@ const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
   --slack-mentions N  signed Slack mentions per webhook burst (default 1000)
   --slack-handler-ms N  how long each Slack mention handler works (default 200)
   --no-slack       skip the Slack webhook scenario
+  --slack-only     run only the Slack webhook scenario and replace that section of the report
   --out PATH       where to write the report (default docs/benchmarks.md)
   --no-write       print only; leave docs/benchmarks.md alone
 
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
       "slack-mentions": { type: "string", default: "1000" },
       "slack-handler-ms": { type: "string", default: "200" },
       "no-slack": { type: "boolean", default: false },
+      "slack-only": { type: "boolean", default: false },
       out: { type: "string", default: DEFAULT_OUT },
       "no-write": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -68,6 +71,11 @@ async function main(): Promise<void> {
         handlerMs: positiveInteger("--slack-handler-ms", values["slack-handler-ms"], true),
       };
 
+  if (values["slack-only"]) {
+    if (slackPlan === undefined) throw new Error("--slack-only and --no-slack exclude each other");
+    await slackOnly(slackPlan, rounds, values["no-write"] ? undefined : values.out);
+    return;
+  }
   const environment = await describeEnvironment(urls, backends);
   console.log(
     `Baton vs upstream chat: ${messages} messages per run (+${warmupMessages} warm-up), ${rounds} rounds, ` +
@@ -98,6 +106,31 @@ async function main(): Promise<void> {
     await writeFile(values.out, markdown);
     console.log(`wrote ${values.out}`);
   }
+}
+
+/**
+ * Only the Slack webhook scenario: its section of the report at `out` is replaced (the rest of
+ * the page stays as its own run wrote it), with the date, load and revision of this run.
+ */
+async function slackOnly(
+  plan: { mentions: number; handlerMs: number },
+  rounds: number,
+  out: string | undefined,
+): Promise<void> {
+  const alone = {
+    date: new Date().toISOString(),
+    loadAverage: os.loadavg()[0] ?? 0,
+    batonRevision: gitRevision(),
+  };
+  console.log(
+    `Slack webhook only: ${plan.mentions} mentions per burst, ${plan.handlerMs} ms handler, ${rounds} rounds, load ${alone.loadAverage.toFixed(2)}`,
+  );
+  const report = { ...(await runSlack(plan, rounds)), alone };
+  const section = slackSection(report);
+  console.log(`\n${section.join("\n\n")}\n`);
+  if (out === undefined) return;
+  await writeFile(out, replaceSlackSection(await readFile(out, "utf8"), section));
+  console.log(`replaced the Slack webhook section of ${out}`);
 }
 
 /** The Slack webhook scenario, interleaved like the others, with a progress line per burst. */

@@ -26,6 +26,14 @@ export interface SlackWebhookPlan {
   readonly warmupMentions?: number;
   /** How long to wait for every handler to finish before the run counts as failed. */
   readonly settleTimeoutMs?: number;
+  /**
+   * Brackets the measured burst (after warm-up and signing, until the last answer), for a
+   * profiler that should see only the webhook path: awaited, outside the measured latencies.
+   */
+  readonly aroundBurst?: {
+    readonly before: () => Promise<void>;
+    readonly after: () => Promise<void>;
+  };
 }
 
 /** One implementation's answer to a burst of signed Slack mentions. */
@@ -87,6 +95,7 @@ export async function measureSlackWebhook(
     bot.resetCount();
     const latenciesMs: number[] = [];
     let answered = 0;
+    await plan.aroundBurst?.before();
     await Promise.all(
       requests.map(async (request) => {
         const startedAt = performance.now();
@@ -95,6 +104,7 @@ export async function measureSlackWebhook(
         if (response.status === 200) answered += 1;
       }),
     );
+    await plan.aroundBurst?.after();
     await bot.settled(plan.mentions, settleTimeoutMs);
     return {
       implementation,
