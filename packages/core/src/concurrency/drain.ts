@@ -116,12 +116,7 @@ async function runThreadBatch(
         skipped: batch.skipped.map((entry) => entry.message),
         tenant: batch.latest.tenant,
       },
-      {
-        signal: session.runSignal,
-        fence: session.lock.fence,
-        lockKey: session.lock.key,
-        adopt: () => session.adopt(),
-      },
+      session.batchRun,
     );
   let outcome = await runOnce();
   if (outcome === "not-run" && context.stateRetry) {

@@ -16,7 +16,10 @@ export function createDropStrategy(context: StrategyContext, holders: LocalHolde
     // Only messages parked at shutdown ever wait in a queue under `drop`.
     drainOrphan: orphanDrainer(context, holders),
     async submit(delivery) {
-      const session = await LockSession.acquire(context, holders, delivery.lockKey, delivery.fused);
+      const { lockKey, fused } = delivery;
+      const taken = LockSession.takeFused(context, holders, lockKey, fused);
+      const session =
+        taken === undefined ? await LockSession.acquire(context, holders, lockKey) : taken;
       if (!session) {
         if (await passHold(context, delivery)) return;
         const error = new LockError(`lock ${delivery.lockKey} is held by another handler`, {

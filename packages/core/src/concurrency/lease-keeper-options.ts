@@ -55,17 +55,14 @@ export function resolveLeaseKeeperOptions(options: LeaseKeeperOptions): Resolved
   const lockTtlMs = options.lockTtlMs;
   const extendTimeoutMs = options.extendTimeoutMs ?? lockTtlMs / 3;
   const maxLockLifetimeMs = options.maxLockLifetimeMs ?? DEFAULT_MAX_LOCK_LIFETIME_MS;
-  const problems = [
-    positiveProblem("lockTtlMs", lockTtlMs),
-    positiveProblem("extendTimeoutMs", extendTimeoutMs),
-    positiveProblem("maxLockLifetimeMs", maxLockLifetimeMs),
-  ].filter((problem): problem is string => problem !== undefined);
-  if (typeof options.lock?.key !== "string" || typeof options.lock.token !== "string") {
-    problems.push("lock must be a Lock returned by acquireLock");
-  }
-  if (problems.length > 0) {
-    throw new ValidationError(problems.join("; "), { step: "create lease keeper" });
-  }
+  const valid =
+    isPositive(lockTtlMs) &&
+    isPositive(extendTimeoutMs) &&
+    isPositive(maxLockLifetimeMs) &&
+    typeof options.lock?.key === "string" &&
+    typeof options.lock.token === "string";
+  // A keeper is built per lock acquisition: the list of problems is only made when there are some.
+  if (!valid) throw optionsError(options, lockTtlMs, extendTimeoutMs, maxLockLifetimeMs);
   return {
     state: options.state,
     lock: options.lock,
@@ -79,7 +76,29 @@ export function resolveLeaseKeeperOptions(options: LeaseKeeperOptions): Resolved
   };
 }
 
+function optionsError(
+  options: LeaseKeeperOptions,
+  lockTtlMs: number,
+  extendTimeoutMs: number,
+  maxLockLifetimeMs: number,
+): ValidationError {
+  const problems = [
+    positiveProblem("lockTtlMs", lockTtlMs),
+    positiveProblem("extendTimeoutMs", extendTimeoutMs),
+    positiveProblem("maxLockLifetimeMs", maxLockLifetimeMs),
+  ].filter((problem): problem is string => problem !== undefined);
+  if (typeof options.lock?.key !== "string" || typeof options.lock.token !== "string") {
+    problems.push("lock must be a Lock returned by acquireLock");
+  }
+  return new ValidationError(problems.join("; "), { step: "create lease keeper" });
+}
+
+function isPositive(valueMs: number): boolean {
+  return typeof valueMs === "number" && Number.isFinite(valueMs) && valueMs > 0;
+}
+
 function positiveProblem(name: string, valueMs: number): string | undefined {
-  const ok = typeof valueMs === "number" && Number.isFinite(valueMs) && valueMs > 0;
-  return ok ? undefined : `${name} must be a positive number of milliseconds, got ${valueMs}`;
+  return isPositive(valueMs)
+    ? undefined
+    : `${name} must be a positive number of milliseconds, got ${valueMs}`;
 }

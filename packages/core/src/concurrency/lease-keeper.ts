@@ -44,7 +44,6 @@ export class LeaseKeeper {
   /** Made on first read of `signal`: most runs end without anyone asking for it. */
   private controller: AbortController | undefined;
   private lossError: LockLostError | undefined;
-  private readonly stepName: string;
   private heldUntilMs: number;
   private started = false;
   private stopped = false;
@@ -69,7 +68,6 @@ export class LeaseKeeper {
   constructor(options: LeaseKeeperOptions) {
     this.options = resolveLeaseKeeperOptions(options);
     this.heldUntilMs = this.options.lock.expiresAt;
-    this.stepName = `renew ${lockNoun(this.options.lock.key)}`;
   }
 
   /** The `LockLostError` of the loss, once ownership is lost; `undefined` before. */
@@ -100,6 +98,11 @@ export class LeaseKeeper {
    */
   get heldUntil(): number {
     return this.heldUntilMs;
+  }
+
+  /** True while an extend is in flight; `stop()` resolves once it has settled. */
+  get extending(): boolean {
+    return this.inFlight !== undefined;
   }
 
   /** Starts renewal and the lifetime clock of the first handler run. Idempotent. */
@@ -291,7 +294,7 @@ export class LeaseKeeper {
     const { lock, onLost } = this.options;
     const cause = reason === "ran-out" ? this.lastFailure?.error : undefined;
     const error = new LockLostError(lock.key, lock.fence, this.lossMessage(reason), {
-      step: this.stepName,
+      step: `renew ${lockNoun(lock.key)}`,
       ...(cause === undefined ? {} : { cause }),
     });
     this.log("warn", error.message);

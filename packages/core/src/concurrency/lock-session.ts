@@ -2,7 +2,7 @@ import type { Lock } from "../contracts/state.js";
 import type { LockLostError } from "../errors/index.js";
 import { LeaseKeeper } from "./lease-keeper.js";
 import type { LocalHolders } from "./local-holders.js";
-import type { FusedAcquire, StrategyContext } from "./strategy.js";
+import type { BatchRun, FusedAcquire, StrategyContext } from "./strategy.js";
 
 /**
  * A held lock and the lease keeper that renews it. Every lock-holding path goes through one, so
@@ -39,20 +39,38 @@ export class LockSession {
     lockKey: string,
     fused?: FusedAcquire,
   ): Promise<LockSession | null> {
+    const taken = LockSession.takeFused(context, holders, lockKey, fused);
+    if (taken !== undefined) return taken;
+    const sentAtMs = context.clock.now();
+    const acquired = await context.state.acquireLock(lockKey, context.settings.lockTtlMs);
+    return acquired ? LockSession.start(context, holders, acquired, sentAtMs) : null;
+  }
+
+  /**
+   * {@link acquire} for a delivery whose lock outcome the fused accept already has, without a
+   * promise: the session, or `null` for `busy`, once; `undefined` when there is no fused outcome
+   * left to take (then call `acquire`).
+   */
+  static takeFused(
+    context: StrategyContext,
+    holders: LocalHolders,
+    lockKey: string,
+    fused: FusedAcquire | undefined,
+  ): LockSession | null | undefined {
+    if (!fused || fused.taken) return undefined;
+    fused.taken = true;
+    if (fused.kind === "busy") return null;
+    if (fused.lock.key !== lockKey) throw new Error("unreachable: fused lock of another key");
+    return LockSession.start(context, holders, fused.lock, fused.sentAtMs);
+  }
+
+  private static start(
+    context: StrategyContext,
+    holders: LocalHolders,
+    acquired: Lock,
+    sentAtMs: number,
+  ): LockSession {
     const { settings } = context;
-    let sentAtMs: number;
-    let acquired: Lock | null;
-    if (fused && !fused.taken) {
-      fused.taken = true;
-      if (fused.kind === "busy") return null;
-      if (fused.lock.key !== lockKey) throw new Error("unreachable: fused lock of another key");
-      sentAtMs = fused.sentAtMs;
-      acquired = fused.lock;
-    } else {
-      sentAtMs = context.clock.now();
-      acquired = await context.state.acquireLock(lockKey, settings.lockTtlMs);
-    }
-    if (!acquired) return null;
     // Ownership is judged from when the acquire was sent, by our clock: never later than the
     // backend's expiry, so clock skew can only make us give up early, never hold too long.
     const lock = {
@@ -71,7 +89,7 @@ export class LockSession {
       onLost: (error) => session?.onLost(error),
     });
     session = new LockSession(context, holders, lock, keeper);
-    holders.add(lockKey, lock.fence);
+    holders.add(lock.key, lock.fence);
     keeper.start();
     return session;
   }
@@ -112,6 +130,25 @@ export class LockSession {
   }
 
   private stopListening: (() => void) | undefined;
+  private run: BatchRun | undefined;
+
+  /**
+   * What each handler run under this session is given: its signal ({@link runSignal}, made only
+   * when read), the lock's fence and key, and the hand-over to a hold. One per session.
+   */
+  get batchRun(): BatchRun {
+    if (this.run) return this.run;
+    const session = this;
+    this.run = {
+      get signal() {
+        return session.runSignal;
+      },
+      fence: this.lock.fence,
+      lockKey: this.lock.key,
+      adopt: () => session.adopt(),
+    };
+    return this.run;
+  }
 
   /** Passed to the keeper: a loss aborts the run signal, if anyone asked for it. */
   private onLost(error: LockLostError): void {
@@ -150,7 +187,9 @@ export class LockSession {
     if (this.released) return;
     this.released = true;
     this.stopListening?.();
-    await this.keeper.stop();
+    const stopped = this.keeper.stop();
+    // Nothing in flight (the usual case): the release goes out at once, without a turn.
+    if (this.keeper.extending) await stopped;
     try {
       // Token-checked, so safe even when the keeper believes the lease lost: a timed-out extend
       // may still have succeeded on the backend.

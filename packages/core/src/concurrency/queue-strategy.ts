@@ -38,7 +38,10 @@ export function createQueueStrategy(context: StrategyContext, holders: LocalHold
   return {
     name: "queue",
     async submit(delivery) {
-      const session = await LockSession.acquire(context, holders, delivery.lockKey, delivery.fused);
+      const { lockKey, fused } = delivery;
+      const taken = LockSession.takeFused(context, holders, lockKey, fused);
+      const session =
+        taken === undefined ? await LockSession.acquire(context, holders, lockKey) : taken;
       if (session) {
         await holdThenRecheck(context, holders, session, async (held) => {
           if (held === session) {

@@ -32,12 +32,7 @@ export async function runSingle(
         ? { subscribed: delivery.fused.subscribed }
         : {}),
     },
-    {
-      signal: session.runSignal,
-      fence: session.lock.fence,
-      lockKey: session.lock.key,
-      adopt: () => session.adopt(),
-    },
+    session.batchRun,
   );
   if (outcome === "not-run") throw new NotRunError(delivery.key);
   context.settle(delivery.key, dispositionOf(outcome, session));

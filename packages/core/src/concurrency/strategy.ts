@@ -83,7 +83,10 @@ export interface Batch {
 
 /** What a strategy passes along with one handler run. */
 export interface BatchRun {
-  /** Aborts on lease loss or shutdown. */
+  /**
+   * Aborts on lease loss or shutdown. May be a getter that makes the signal on first read (most
+   * runs never need one): read it only when it is really needed.
+   */
   readonly signal: AbortSignal;
   /** The fence of the lock the run holds; absent under `concurrent`. */
   readonly fence?: number;

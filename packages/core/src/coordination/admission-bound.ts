@@ -58,18 +58,16 @@ export class AdmissionBound {
     }
     this.inUseCount += 1;
     this.perTenant.set(tenantKey, tenantCount + 1);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.inUseCount -= 1;
-        const left = (this.perTenant.get(tenantKey) ?? 1) - 1;
-        if (left <= 0) this.perTenant.delete(tenantKey);
-        else this.perTenant.set(tenantKey, left);
-      },
-    };
+    return new AdmissionPermit(this.free, tenantKey);
   }
+
+  /** Frees the slot of one permit; called once per permit, by {@link AdmissionPermit}. */
+  private readonly free = (tenantKey: string): void => {
+    this.inUseCount -= 1;
+    const left = (this.perTenant.get(tenantKey) ?? 1) - 1;
+    if (left <= 0) this.perTenant.delete(tenantKey);
+    else this.perTenant.set(tenantKey, left);
+  };
 
   /** The `Retry-After` hint this bound gives with a rejection. */
   get retryAfterMs(): number {
@@ -92,7 +90,26 @@ export class AdmissionBound {
   }
 }
 
+/** One admitted delivery's slot; only the first `release()` frees it. */
+class AdmissionPermit implements Permit {
+  private released = false;
+
+  constructor(
+    private readonly free: (tenantKey: string) => void,
+    private readonly tenantKey: string,
+  ) {}
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.free(this.tenantKey);
+  }
+}
+
 function tenantKeyOf(scope: AdmissionScope): string {
-  // JSON keeps the pair injective whatever characters the names contain.
-  return JSON.stringify([scope.adapter, scope.tenant ?? null]);
+  // The adapter name's length first keeps the pair injective whatever characters the names
+  // contain: it says where the adapter ends and the tenant (if any, after a `/`) begins.
+  const name = String(scope.adapter);
+  const adapter = `${name.length}:${name}`;
+  return scope.tenant === undefined ? adapter : `${adapter}/${scope.tenant}`;
 }

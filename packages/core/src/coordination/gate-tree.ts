@@ -18,7 +18,8 @@ export interface GateWaiter {
 interface GateNode {
   readonly key: string;
   readonly parent: GateNode | undefined;
-  readonly children: Map<string, GateNode>;
+  /** Made when the first child is: most nodes (tenants, and adapters without tenants) have none. */
+  children: Map<string, GateNode> | undefined;
   /** Shares held on this node: one per turn (or exclusive action below) passing through it. */
   shared: number;
   /** The exclusive request that holds the node, if any. */
@@ -56,6 +57,29 @@ export class GateTree {
     }
     node.sharedQueue.push(waiter);
     return waiter;
+  }
+
+  /**
+   * What {@link requestShare} on every node from the root down to `path` does when all of them
+   * are open, in one pass: when no node on the way is held or awaited by an exclusive request,
+   * counts one share on each and returns true; otherwise changes nothing and returns false (the
+   * caller then asks step by step, and waits).
+   */
+  shareAlongIfOpen(path: GatePath): boolean {
+    let node: GateNode | undefined = this.root;
+    for (let depth = 0; node; depth += 1) {
+      if (node.holder || node.exclusiveQueue.length > 0) return false;
+      if (depth === path.length) break;
+      // A node not there yet is open, and so is everything below it.
+      node = node.children?.get(path[depth] as string);
+    }
+    let current = this.root;
+    current.shared += 1;
+    for (const key of path) {
+      current = childOf(current, key);
+      current.shared += 1;
+    }
+    return true;
   }
 
   /** Counts a share without asking: a turn taking back the share it lent to its own upgrade. */
@@ -120,13 +144,13 @@ export class GateTree {
     let node: GateNode | undefined = this.root;
     for (const key of path) {
       if (foreign(node)) return true;
-      node = node.children.get(key);
+      node = node.children?.get(key);
       if (!node) return false;
     }
     const stack = [node];
     for (let next = stack.pop(); next; next = stack.pop()) {
       if (foreign(next)) return true;
-      stack.push(...next.children.values());
+      if (next.children) stack.push(...next.children.values());
     }
     return false;
   }
@@ -146,7 +170,7 @@ export class GateTree {
   get idle(): boolean {
     const root = this.root;
     return (
-      root.children.size === 0 &&
+      (root.children?.size ?? 0) === 0 &&
       root.shared === 0 &&
       !root.holder &&
       root.exclusiveQueue.length === 0 &&
@@ -156,20 +180,13 @@ export class GateTree {
 
   private find(path: GatePath): GateNode | undefined {
     let node: GateNode | undefined = this.root;
-    for (const key of path) node = node?.children.get(key);
+    for (const key of path) node = node?.children?.get(key);
     return node;
   }
 
   private nodeAt(path: GatePath): GateNode {
     let node = this.root;
-    for (const key of path) {
-      let child = node.children.get(key);
-      if (!child) {
-        child = newNode(key, node);
-        node.children.set(key, child);
-      }
-      node = child;
-    }
+    for (const key of path) node = childOf(node, key);
     return node;
   }
 
@@ -195,17 +212,28 @@ export class GateTree {
   private prune(node: GateNode): void {
     let current: GateNode | undefined = node;
     while (current?.parent && isIdle(current)) {
-      current.parent.children.delete(current.key);
+      current.parent.children?.delete(current.key);
       current = current.parent;
     }
   }
+}
+
+/** The child of `node` under `key`, made (empty) when it is not there. */
+function childOf(node: GateNode, key: string): GateNode {
+  node.children ??= new Map();
+  let child = node.children.get(key);
+  if (!child) {
+    child = newNode(key, node);
+    node.children.set(key, child);
+  }
+  return child;
 }
 
 function newNode(key: string, parent: GateNode | undefined): GateNode {
   return {
     key,
     parent,
-    children: new Map(),
+    children: undefined,
     shared: 0,
     holder: undefined,
     exclusiveQueue: [],
@@ -219,7 +247,7 @@ function isIdle(node: GateNode): boolean {
     !node.holder &&
     node.exclusiveQueue.length === 0 &&
     node.sharedQueue.length === 0 &&
-    node.children.size === 0
+    (node.children?.size ?? 0) === 0
   );
 }
 

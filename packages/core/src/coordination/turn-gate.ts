@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Clock, ClockTimer } from "../clock/clock.js";
 import { ValidationError } from "../errors/index.js";
+import { currentScope, enterScope, frameOf } from "./async-scope.js";
 import {
   acquireSteps,
   coversExclusive,
@@ -15,7 +15,7 @@ import {
   prefixesOf,
   type Step,
 } from "./gate-frames.js";
-import { GateTree } from "./gate-tree.js";
+import { type GatePath, GateTree } from "./gate-tree.js";
 
 export type { GateScope } from "./gate-frames.js";
 
@@ -35,18 +35,29 @@ export interface TryExclusiveOptions {
 
 /** Options of {@link TurnGate.runTurn}. */
 export interface TurnOptions<TTag> {
-  /** Stops waiting at a closed gate: the turn is not admitted and the call rejects with the reason. */
-  readonly signal?: AbortSignal;
+  /**
+   * Stops waiting at a closed gate: the turn is not admitted and the call rejects with the reason.
+   * A function is called only if the turn has to wait, so a turn admitted at once (the usual
+   * case) never makes a signal it does not need.
+   */
+  readonly signal?: AbortSignal | (() => AbortSignal);
   /** Any value the runtime wants to find again from inside the turn ({@link TurnGate.findTag}). */
   readonly tag?: TTag;
+  /**
+   * The conversation the turn serves, made the active one (`activeConversation()`) inside it in
+   * the same async-context step as the turn itself. Absent: the caller's stays active.
+   */
+  readonly conversationId?: string;
 }
 
-/**
- * One storage for every gate in the process: with Node 20's AsyncLocalStorage every instance
- * ever entered costs every later promise some work, so a gate per `Chat` (tests create
- * thousands) would slow the whole process down. The store maps each gate to its current frame.
- */
-const frames = new AsyncLocalStorage<ReadonlyMap<object, Frame<unknown>>>();
+/** An installation's tree path and the prefixes a turn of it takes a share on, top-down. */
+interface TurnPlan {
+  readonly path: GatePath;
+  readonly prefixes: readonly GatePath[];
+}
+
+/** How many installations' plans a gate remembers before it forgets them all. */
+const MAX_REMEMBERED_PLANS = 1_024;
 
 /**
  * The turn gate of one `Chat` (DESIGN §7.2), in-process, per installation. Handler runs are
@@ -71,6 +82,8 @@ const frames = new AsyncLocalStorage<ReadonlyMap<object, Frame<unknown>>>();
  */
 export class TurnGate<TTag = unknown> {
   private readonly tree = new GateTree();
+  private readonly plans = new Map<string, Map<string | undefined, TurnPlan>>();
+  private planCount = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -80,12 +93,17 @@ export class TurnGate<TTag = unknown> {
    * exclusive action that already covers the installation is admitted at once (it is part of
    * that work; making it wait would deadlock on itself).
    */
-  async runTurn<T>(
+  runTurn<T>(
     scope: { readonly adapter: string; readonly tenant?: string | undefined },
     fn: () => T | Promise<T>,
     options: TurnOptions<TTag> = {},
   ): Promise<T> {
-    const path = pathOf(scope, "run turn");
+    let plan: TurnPlan;
+    try {
+      plan = this.planFor(scope);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const parent = this.current();
     const frame: Frame<TTag> = {
       parent,
@@ -96,14 +114,31 @@ export class TurnGate<TTag = unknown> {
       tag: options.tag,
       ended: false,
     };
-    const steps = prefixesOf(path).map((prefix) => ({
+    const { conversationId } = options;
+    // Outside any turn of this gate, with every gate on the way open (the usual case): all the
+    // shares at once, and no promise for the admission.
+    if (!parent && this.tree.shareAlongIfOpen(plan.path)) {
+      for (const prefix of plan.prefixes) frame.holds.push({ path: prefix, lent: 0, ended: false });
+      return this.runAdmitted(frame, fn, conversationId);
+    }
+    const steps = plan.prefixes.map((prefix) => ({
       path: prefix,
       exclusive: false,
       bypass: coversLive(parent, prefix),
     }));
-    await this.admit(frame, steps, options.signal);
+    const waiting = this.admit(frame, steps, options.signal);
+    if (!waiting) return this.runAdmitted(frame, fn, conversationId);
+    return waiting.then(() => this.runAdmitted(frame, fn, conversationId));
+  }
+
+  /** Runs an admitted turn's `fn` inside its frame and ends the frame when `fn` settles. */
+  private async runAdmitted<T>(
+    frame: Frame<TTag>,
+    fn: () => T | Promise<T>,
+    conversationId: string | undefined,
+  ): Promise<T> {
     try {
-      return await this.within(frame, fn);
+      return await this.within(frame, fn, conversationId);
     } finally {
       this.end(frame);
     }
@@ -222,32 +257,70 @@ export class TurnGate<TTag = unknown> {
     }
   }
 
+  /**
+   * The validated tree path of an installation and its prefixes, remembered for the next turn
+   * of that installation; the memory is bounded (it is cleared when full), so installations
+   * that come and go leave nothing behind for long.
+   */
+  private planFor(scope: {
+    readonly adapter: string;
+    readonly tenant?: string | undefined;
+  }): TurnPlan {
+    const byTenant = this.plans.get(scope?.adapter);
+    const known = byTenant?.get(scope.tenant);
+    if (known) return known;
+    const path = pathOf(scope, "run turn");
+    const plan = { path, prefixes: prefixesOf(path) };
+    if (this.planCount >= MAX_REMEMBERED_PLANS) {
+      this.plans.clear();
+      this.planCount = 0;
+    }
+    const tenants = byTenant ?? new Map<string | undefined, TurnPlan>();
+    if (!byTenant) this.plans.set(scope.adapter, tenants);
+    tenants.set(scope.tenant, plan);
+    this.planCount += 1;
+    return plan;
+  }
+
   /** This gate's frame in the current async context. */
   private current(): Frame<TTag> | undefined {
-    return frames.getStore()?.get(this) as Frame<TTag> | undefined;
+    return frameOf(currentScope(), this) as Frame<TTag> | undefined;
   }
 
-  /** Runs `fn` with `frame` as this gate's frame (none: outside every turn of this gate). */
-  private within<R>(frame: Frame<TTag> | undefined, fn: () => R): R {
-    const next = new Map(frames.getStore());
-    if (frame) next.set(this, frame as Frame<unknown>);
-    else next.delete(this);
-    return frames.run(next, fn);
+  /**
+   * Runs `fn` with `frame` as this gate's frame (none: outside every turn of this gate), and
+   * `conversationId` as the active conversation when given.
+   */
+  private within<R>(frame: Frame<TTag> | undefined, fn: () => R, conversationId?: string): R {
+    const outer = currentScope();
+    return enterScope(
+      { gate: this, frame, conversationId: conversationId ?? outer?.conversationId, outer },
+      fn,
+    );
   }
 
-  /** Waits for every step; rejects (having taken nothing) when `signal` aborts first. */
-  private admit(frame: Frame<TTag>, steps: readonly Step[], signal?: AbortSignal): Promise<void> {
+  /**
+   * Takes every step. Returns `undefined` when all were granted at once (no promise made), else
+   * a promise that resolves once they are, or rejects (having taken nothing) when `signal` aborts
+   * first.
+   */
+  private admit(
+    frame: Frame<TTag>,
+    steps: readonly Step[],
+    signalOption: TurnOptions<TTag>["signal"],
+  ): Promise<void> | undefined {
+    let granted: (() => void) | undefined;
+    const acquisition = acquireSteps(this.tree, frame, steps, () => granted?.());
+    if (acquisition.done) return undefined;
     return new Promise((resolve, reject) => {
-      // Declared first: the acquisition may complete synchronously and call onDone at once.
-      let onAbort = () => {};
-      const acquisition = acquireSteps(this.tree, frame, steps, () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      });
-      onAbort = () => {
+      const signal = typeof signalOption === "function" ? signalOption() : signalOption;
+      const onAbort = () => {
         if (acquisition.cancel()) reject(signal?.reason);
       };
-      if (acquisition.done) return;
+      granted = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
       if (signal?.aborted) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
     });

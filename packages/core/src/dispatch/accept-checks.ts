@@ -25,6 +25,25 @@ export async function resolveLockKey(
     typeof option === "function"
       ? await option({ adapter, threadId, channelId, isDM: adapter.isDM?.(threadId) ?? false })
       : (option ?? adapter.lockScope ?? "thread");
+  return lockKeyOfScope(scope, threadId, channelId);
+}
+
+/**
+ * The lock key as {@link resolveLockKey} finds it, without a promise, when the scope is known
+ * without asking a resolver (a value, the adapter's, or the default); `undefined` when `option`
+ * is a resolver. Throws where `resolveLockKey` rejects.
+ */
+export function lockKeyWithoutResolver(
+  option: LockScopeResolver | LockScope | undefined,
+  adapter: Adapter,
+  threadId: string,
+): string | undefined {
+  if (typeof option === "function") return undefined;
+  const channelId = adapter.channelIdFromThreadId(threadId);
+  return lockKeyOfScope(option ?? adapter.lockScope ?? "thread", threadId, channelId);
+}
+
+function lockKeyOfScope(scope: unknown, threadId: string, channelId: string): string {
   if (scope !== "thread" && scope !== "channel") {
     throw new ValidationError(`lockScope resolver returned ${JSON.stringify(scope)}`, {
       step: "resolve lock scope",
@@ -35,6 +54,18 @@ export async function resolveLockKey(
 
 /** Rejects a message the pipeline cannot key or route, naming every problem. */
 export function assertMessage(message: Message, threadId: string): void {
+  // Checked once without building anything: the list of problems is made only for a bad message.
+  if (
+    typeof threadId === "string" &&
+    threadId.length > 0 &&
+    typeof message?.id === "string" &&
+    message.id.length > 0 &&
+    typeof message.text === "string" &&
+    typeof message.author === "object" &&
+    message.author !== null
+  ) {
+    return;
+  }
   const problems: string[] = [];
   if (typeof threadId !== "string" || threadId.length === 0) problems.push("threadId is empty");
   if (typeof message?.id !== "string" || message.id.length === 0)

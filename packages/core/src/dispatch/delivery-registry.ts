@@ -14,7 +14,40 @@ interface Pending {
   readonly span: DispatchSpan | undefined;
   /** Aborts this delivery's handler (detach timeout); absent when nothing bounds it. */
   readonly signal: AbortSignal | undefined;
-  readonly resolve: (result: DeliveryResult) => void;
+  readonly outcome: TrackedOutcome;
+}
+
+/**
+ * The disposition of a tracked delivery, as {@link DeliveryRegistry.track} hands it out: known
+ * at once once settled, or awaited. Most deliveries are settled before anyone asks, so no promise
+ * is made for them.
+ */
+export class TrackedOutcome {
+  private settledWith: DeliveryResult | undefined;
+  private waiters: Array<(result: DeliveryResult) => void> | undefined;
+
+  /** The disposition, once settled; `undefined` before. */
+  get result(): DeliveryResult | undefined {
+    return this.settledWith;
+  }
+
+  /** Resolves with the disposition (at once when already settled). */
+  wait(): Promise<DeliveryResult> {
+    if (this.settledWith) return Promise.resolve(this.settledWith);
+    return new Promise((resolve) => {
+      this.waiters ??= [];
+      this.waiters.push(resolve);
+    });
+  }
+
+  /** Records the disposition; only the first call counts. */
+  settle(result: DeliveryResult): void {
+    if (this.settledWith) return;
+    this.settledWith = result;
+    const waiters = this.waiters;
+    this.waiters = undefined;
+    for (const resolve of waiters ?? []) resolve(result);
+  }
 }
 
 /**
@@ -81,15 +114,17 @@ export class DeliveryRegistry {
     this.safely("end span", () => span?.end(outcome, reason));
   }
 
-  /** Starts waiting for the disposition of an accepted delivery. */
+  /** Starts tracking an accepted delivery; its disposition comes through the returned outcome. */
   track(
     key: string,
     lockKey: string,
     span: DispatchSpan | undefined,
     signal?: AbortSignal,
-  ): Promise<DeliveryResult> {
+  ): TrackedOutcome {
     if (this.observesEvents) this.emit({ kind: "accepted", deliveryKey: key, lockKey });
-    return new Promise((resolve) => this.pending.set(key, { lockKey, span, signal, resolve }));
+    const outcome = new TrackedOutcome();
+    this.pending.set(key, { lockKey, span, signal, outcome });
+    return outcome;
   }
 
   isSettled(key: string): boolean {
@@ -117,7 +152,7 @@ export class DeliveryRegistry {
     // A hand-off ends this instance's part: its handler run, if any, is reported by the instance
     // that drains the entry (ADR 0011).
     this.endSpan(entry.span, spanOutcome(disposition), reason);
-    entry.resolve(
+    entry.outcome.settle(
       reason === undefined ? { outcome: disposition } : { outcome: disposition, reason },
     );
   }

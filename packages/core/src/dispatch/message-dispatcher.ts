@@ -9,7 +9,12 @@ import type { StateAdapter } from "../contracts/state.js";
 import type { AdmissionBound, Permit } from "../coordination/admission-bound.js";
 import { AdmissionRejectedError, ValidationError } from "../errors/index.js";
 import type { Message } from "../model/message.js";
-import { assertMessage, type LockScopeResolver, resolveLockKey } from "./accept-checks.js";
+import {
+  assertMessage,
+  type LockScopeResolver,
+  lockKeyWithoutResolver,
+  resolveLockKey,
+} from "./accept-checks.js";
 import type { DeliveryRegistry } from "./delivery-registry.js";
 
 export { type LockScopeResolver, resolveLockKey } from "./accept-checks.js";
@@ -36,9 +41,9 @@ export interface MessageDispatcherOptions {
   /**
    * Called when an accepted delivery's run starts, before the strategy (after the webhook was
    * answered under deferred dispatch); the Chat records persisted thread history here. Must not
-   * reject: a failure would count as the delivery's.
+   * reject: a failure would count as the delivery's. `undefined`: nothing to wait for.
    */
-  readonly beforeRun?: (delivery: Delivery) => Promise<void>;
+  readonly beforeRun?: (delivery: Delivery) => Promise<void> | undefined;
   /**
    * Retries a delivery whose State failed before its handler ran, when {@link RunOptions}
    * ask for it (ADR 0015). Absent: never retried.
@@ -134,8 +139,9 @@ export class MessageDispatcher {
       assertMessage(message, threadId);
       if (message.author.isMe) return this.endEarly(permit, span, "ignored", "self message");
       const key = `${adapter.name}:${message.id}`;
-      if (this.fusable())
+      if (this.fusable()) {
         return await this.acceptFused(adapter, threadId, message, tenant, key, permit, span);
+      }
       if (!(await this.markAccepted(key, span))) {
         this.options.logger.debug("duplicate message skipped", { key });
         return this.endEarly(permit, span, "duplicate", "already accepted");
@@ -163,14 +169,17 @@ export class MessageDispatcher {
     const { registry } = this.options;
     const { delivery, permit, span } = accepted;
     const { signal } = options;
-    const result = registry.track(delivery.key, delivery.lockKey, span, signal);
+    const outcome = registry.track(delivery.key, delivery.lockKey, span, signal);
     try {
       // Without this, a burst of deliveries runs each strategy up to the handler's first await in
       // the same microtask waves as the answers, and every answer waits for all of that work.
       if (options.retryStateFailures) await afterThisTurn();
-      await this.options.beforeRun?.(delivery);
+      // Awaited only when there is work to wait for: each await is a promise and a microtask on
+      // every message.
+      const before = this.options.beforeRun?.(delivery);
+      if (before) await before;
       await this.submit(delivery, options.retryStateFailures ? this.retryFor(signal) : undefined);
-      return await result;
+      return outcome.result ?? (await outcome.wait());
     } finally {
       permit.release();
     }
@@ -196,13 +205,19 @@ export class MessageDispatcher {
     permit: Permit,
     span: DispatchSpan | undefined,
   ): Promise<AcceptedDelivery | DeliveryResult> {
-    const { state, fastPath, registry, logger } = this.options;
+    const { state, fastPath, registry, logger, lockScope } = this.options;
     const accept = state.acceptAndAcquire;
     if (!fastPath || !accept) throw new Error("unreachable: fused accept without fast path");
-    const lockKey = await this.lockKeyOf(adapter, threadId).catch((error: unknown) => {
+    let lockKey: string;
+    try {
+      // Without a resolver to ask, the key is known without a promise.
+      lockKey =
+        lockKeyWithoutResolver(lockScope, adapter, threadId) ??
+        (await this.lockKeyOf(adapter, threadId));
+    } catch (error) {
       registry.endSpan(span, "error", "lock scope failed");
       throw error;
-    });
+    }
     const sentAtMs = fastPath.now();
     let result: Awaited<ReturnType<typeof accept>>;
     try {
@@ -232,6 +247,12 @@ export class MessageDispatcher {
     }
     const delivery = { key, adapter, threadId, lockKey, message, tenant, fused };
     return { delivery, permit, span };
+  }
+
+  /** True when the delivery's fused lock was never taken by a strategy path. */
+  private hasUntaken(delivery: Delivery): boolean {
+    const fused = delivery.fused;
+    return fused?.kind === "acquired" && !fused.taken;
   }
 
   /** A fused lock no strategy path took (e.g. a hold owner passing their hold) is let go. */
@@ -315,7 +336,7 @@ export class MessageDispatcher {
         return;
       }
     }
-    await this.releaseUntaken(current);
+    if (this.hasUntaken(current)) await this.releaseUntaken(current);
     // A delivery not settled by now waits for a local holder's drain; with no local holder its
     // entry is in the shared queue for another instance, so waiting here could last forever.
     if (!registry.isSettled(delivery.key) && !holders.has(delivery.lockKey)) {

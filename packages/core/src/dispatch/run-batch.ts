@@ -21,8 +21,13 @@ export interface ThreadHints {
   initialMessage?: Message;
   /** True on the subscribed route: the thread is known to be followed. */
   isSubscribed?: boolean;
-  /** The run's `context.signal`, so a stream the handler posts stops when the run must. */
-  signal?: AbortSignal;
+  /** The adapter's `isDM` answer for the thread, already asked while routing. */
+  isDM?: boolean;
+  /**
+   * The run's `context.signal`, so a stream the handler posts stops when the run must; a
+   * function, called only when a stream needs it (the signal is made on first read).
+   */
+  signal?: () => AbortSignal;
 }
 
 /** What the batch runner needs; the thread factory comes from the runtime layer. */
@@ -48,9 +53,11 @@ export function createBatchRunner<TThread, TChannel>(
 ): (batch: Batch, run: { signal: AbortSignal; fence?: number }) => Promise<BatchOutcome> {
   const { logger } = options;
   return async (batch, run) => {
-    let chosen: { handlers: readonly MessageHandler<TThread>[]; route: Route["kind"] };
+    let chosen: Chosen<TThread>;
     try {
-      chosen = await chooseHandlers(options, batch);
+      // Read under this run's lock by the fused accept, when it was: no State call, no await.
+      const isSubscribed = batch.subscribed ?? (await options.state.isSubscribed(batch.threadId));
+      chosen = chooseHandlers(options, batch, isSubscribed);
     } catch (error) {
       logger.error("route message failed before any handler ran", {
         threadId: batch.threadId,
@@ -58,7 +65,7 @@ export function createBatchRunner<TThread, TChannel>(
       });
       return "not-run";
     }
-    const { handlers, route } = chosen;
+    const { handlers, route, isDM } = chosen;
     if (handlers.length === 0) return "ignored";
     // `message.subject` loads through the message's adapter, queued and skipped messages too.
     for (const message of [batch.message, ...batch.skipped]) {
@@ -67,14 +74,10 @@ export function createBatchRunner<TThread, TChannel>(
     const thread = options.threadFor(batch.adapter, batch.threadId, {
       initialMessage: batch.message,
       isSubscribed: route === "subscribed",
-      signal: run.signal,
+      isDM,
+      signal: () => run.signal,
     });
-    const context: MessageContext = {
-      skipped: [...batch.skipped],
-      totalSinceLastHandler: batch.skipped.length + 1,
-      signal: run.signal,
-    };
-    if (run.fence !== undefined) context.lock = { fence: run.fence };
+    const context = messageContext(batch, run);
     let failed = false;
     for (const handler of handlers) {
       try {
@@ -93,14 +96,21 @@ export function createBatchRunner<TThread, TChannel>(
   };
 }
 
-async function chooseHandlers<TThread, TChannel>(
+/** The handlers a batch runs, the route that chose them, and the thread's DM answer. */
+interface Chosen<TThread> {
+  readonly handlers: readonly MessageHandler<TThread>[];
+  readonly route: Route["kind"];
+  readonly isDM: boolean;
+}
+
+function chooseHandlers<TThread, TChannel>(
   options: BatchRunnerOptions<TThread, TChannel>,
   batch: Batch,
-): Promise<{ handlers: readonly MessageHandler<TThread>[]; route: Route["kind"] }> {
+  isSubscribed: boolean,
+): Chosen<TThread> {
   const { registry } = options;
   const bot = options.botFor(batch.adapter);
   const isDM = batch.adapter.isDM?.(batch.threadId) ?? false;
-  const isSubscribed = batch.subscribed ?? (await options.state.isSubscribed(batch.threadId));
   batch.message.isMention = resolveIsMention(batch.message, bot);
   for (const skipped of batch.skipped) skipped.isMention = resolveIsMention(skipped, bot);
   const routeHandlers = {
@@ -123,7 +133,7 @@ async function chooseHandlers<TThread, TChannel>(
     handlers: routeHandlers,
   });
   options.onRoute?.(batch, route.kind);
-  return { handlers: handlersFor(registry, route), route: route.kind };
+  return { handlers: handlersFor(registry, route), route: route.kind, isDM };
 }
 
 function handlersFor<TThread, TChannel>(
@@ -142,4 +152,25 @@ function handlersFor<TThread, TChannel>(
     case "none":
       return [];
   }
+}
+
+/**
+ * The handler's `context`. Its `signal` is the run's, read on first use: most handlers never
+ * look at it, and making an AbortSignal costs more than the rest of an uncontended dispatch.
+ */
+function messageContext(batch: Batch, run: { readonly signal: AbortSignal; fence?: number }) {
+  let signal: AbortSignal | undefined;
+  const context: MessageContext = {
+    skipped: [...batch.skipped],
+    totalSinceLastHandler: batch.skipped.length + 1,
+    get signal() {
+      signal ??= run.signal;
+      return signal;
+    },
+    set signal(value) {
+      signal = value;
+    },
+  };
+  if (run.fence !== undefined) context.lock = { fence: run.fence };
+  return context;
 }

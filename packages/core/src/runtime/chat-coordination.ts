@@ -43,10 +43,13 @@ import { ValidationError } from "../errors/index.js";
 import type { ResolvedChatConfig } from "./chat-config.js";
 import type { ThreadCoordination } from "./thread-coordination.js";
 
-/** What a handler run (a turn) carries, so `thread.hold` inside it can take its lock over. */
+/**
+ * What a handler run (a turn) carries, so `thread.hold` inside it can take its lock over: the
+ * run's own `BatchRun` (both absent under `concurrent`).
+ */
 export interface RunTag {
-  readonly lockKey: string | undefined;
-  readonly adopt: (() => Promise<Lock | null>) | undefined;
+  readonly lockKey?: string | undefined;
+  readonly adopt?: (() => Promise<Lock | null>) | undefined;
 }
 
 /** Options of `chat.releaseHold`. */

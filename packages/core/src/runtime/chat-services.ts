@@ -56,10 +56,15 @@ export class ChatServices {
    * Appends an incoming message to its thread's persisted history when its adapter asks for it.
    * Runs when a delivery's run starts, after the webhook was answered under deferred dispatch. A
    * State failure is logged and does not stop the delivery: the history is a convenience, the
-   * message's handling is not.
+   * message's handling is not. Returns `undefined`, with nothing to wait for, when the adapter
+   * keeps no history.
    */
-  async recordIncoming(adapter: Adapter, message: Message): Promise<void> {
-    if (!persistsThreadHistory(adapter)) return;
+  recordIncoming(adapter: Adapter, message: Message): Promise<void> | undefined {
+    if (!persistsThreadHistory(adapter)) return undefined;
+    return this.appendIncoming(message);
+  }
+
+  private async appendIncoming(message: Message): Promise<void> {
     try {
       await this.history.append(message.threadId, message);
     } catch (error) {

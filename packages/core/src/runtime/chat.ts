@@ -236,12 +236,25 @@ export class Chat extends ChatEvents implements ChatHost {
     message: Message | (() => Promise<Message>),
     options: ProcessOptions = {},
   ): Promise<DeliveryResult> {
-    await this.initialize();
-    const accepted = await this.lifecycle.track(
-      this.messages.accept(this.registered(adapter), threadId, message, options.tenantId),
+    if (!this.lifecycle.ready) await this.initialize();
+    return this.lifecycle.track(this.acceptAndRun(adapter, threadId, message, options.tenantId));
+  }
+
+  /** `processMessage` after initialization: tracked as one piece of work in flight. */
+  private async acceptAndRun(
+    adapter: Adapter,
+    threadId: string,
+    message: Message | (() => Promise<Message>),
+    tenant: string | undefined,
+  ): Promise<DeliveryResult> {
+    const accepted = await this.messages.accept(
+      this.registered(adapter),
+      threadId,
+      message,
+      tenant,
     );
     if (isFinalResult(accepted)) return accepted;
-    return this.lifecycle.track(this.messages.run(accepted));
+    return await this.messages.run(accepted);
   }
 
   async receiveMessage(
@@ -250,7 +263,7 @@ export class Chat extends ChatEvents implements ChatHost {
     message: Message | (() => Promise<Message>),
     options: ProcessOptions = {},
   ): Promise<ReceiveResult> {
-    await this.initialize();
+    if (!this.lifecycle.ready) await this.initialize();
     const accepted = await this.lifecycle.track(
       this.messages.accept(this.registered(adapter), threadId, message, options.tenantId),
     );
@@ -328,10 +341,13 @@ export class Chat extends ChatEvents implements ChatHost {
     return this.config.logger.child?.(component) ?? this.config.logger;
   }
 
-  /** The Chat's streaming options, as threads read them. */
+  private streamingSettings: StreamingSettings | undefined;
+
+  /** The Chat's streaming options, as threads read them; made once (the config never changes). */
   private get streaming(): StreamingSettings {
+    if (this.streamingSettings) return this.streamingSettings;
     const { streamingUpdateIntervalMs, fallbackStreamingPlaceholderText, clock } = this.config;
-    return {
+    this.streamingSettings = {
       clock,
       ...(streamingUpdateIntervalMs === undefined
         ? {}
@@ -340,6 +356,7 @@ export class Chat extends ChatEvents implements ChatHost {
         ? {}
         : { placeholderText: fallbackStreamingPlaceholderText }),
     };
+    return this.streamingSettings;
   }
 
   private threadOn(adapter: Adapter, threadId: string, hints: ThreadHints = {}): Thread {
@@ -350,6 +367,7 @@ export class Chat extends ChatEvents implements ChatHost {
       logger: this.config.logger,
       ...(hints.initialMessage ? { initialMessage: hints.initialMessage } : {}),
       ...(hints.isSubscribed ? { isSubscribedContext: true } : {}),
+      ...(hints.isDM === undefined ? {} : { isDM: hints.isDM }),
       ...(hints.signal ? { signal: hints.signal } : {}),
       streaming: this.streaming,
       coordination: this.coordination,

@@ -58,6 +58,11 @@ export class Lifecycle {
     );
   }
 
+  /** True once `initialize()` has succeeded: callers need not wait for it. */
+  get ready(): boolean {
+    return this.initialized;
+  }
+
   attach(wiring: StrategyWiring): void {
     this.wiring = wiring;
   }

@@ -1,7 +1,7 @@
 import { createStrategy } from "../concurrency/create-strategy.js";
 import { passHolderThrough } from "../concurrency/holder-pass.js";
 import { LocalHolders } from "../concurrency/local-holders.js";
-import type { Batch, Strategy, StrategyContext } from "../concurrency/strategy.js";
+import type { Batch, BatchRun, Strategy, StrategyContext } from "../concurrency/strategy.js";
 import { Sweeper } from "../concurrency/sweeper.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { TurnGate } from "../coordination/turn-gate.js";
@@ -57,7 +57,7 @@ export function wireStrategy<TThread, TChannel>(
   // The handler's signal also follows its own delivery's bound (detach timeout), when local.
   const runBatch: StrategyContext["runBatch"] = async (batch, run) => {
     const bound = deliveries.signalOf(keyOf(batch));
-    const signal = bound ? AbortSignal.any([run.signal, bound]) : run.signal;
+    const handlerRun = bound ? boundedRun(run, bound) : run;
     // Without an observer, no event, timestamp or duration is built for nobody (hot path).
     const timed = deliveries.recordsDurations;
     const startedAtMs = timed ? config.clock.now() : 0;
@@ -70,12 +70,14 @@ export function wireStrategy<TThread, TChannel>(
         }
       : undefined;
     const installation = { adapter: batch.adapter.name, tenant: batch.tenant };
-    const tag: RunTag = { lockKey: run.lockKey, adopt: run.adopt };
     if (runEvent) deliveries.emit({ kind: "run-started", ...runEvent });
     try {
-      return await gate.runTurn(installation, () => routedRun(batch, { ...run, signal }), {
-        signal,
-        tag,
+      // The run is the turn's tag (its lock key and hand-over, for `thread.hold`), and the
+      // thread the turn's active conversation; the signal is read only if the turn must wait.
+      return await gate.runTurn(installation, () => routedRun(batch, handlerRun), {
+        signal: () => handlerRun.signal,
+        tag: run,
+        conversationId: batch.threadId,
       });
     } catch (error) {
       // Only waiting at a closed gate rejects (routedRun never does): the run was stopped from
@@ -130,4 +132,21 @@ export function wireStrategy<TThread, TChannel>(
   const strategy = passHolderThrough(context, createStrategy(context, holders));
   const sweeper = new Sweeper(context, strategy, holders, sweepHolds);
   return { strategy, holders, deliveries, sweeper };
+}
+
+/**
+ * `run` with a signal that also aborts when `bound` does (the delivery's detach timeout). The
+ * combined signal is made on first read, like the run's own.
+ */
+function boundedRun(run: BatchRun, bound: AbortSignal): BatchRun {
+  let signal: AbortSignal | undefined;
+  return {
+    get signal() {
+      signal ??= AbortSignal.any([run.signal, bound]);
+      return signal;
+    },
+    ...(run.fence === undefined ? {} : { fence: run.fence }),
+    ...(run.lockKey === undefined ? {} : { lockKey: run.lockKey }),
+    ...(run.adopt === undefined ? {} : { adopt: run.adopt }),
+  };
 }

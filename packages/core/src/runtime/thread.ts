@@ -81,8 +81,12 @@ export interface ThreadOptions {
   history?: ThreadHistoryCache;
   /** Streaming settings from the Chat config (interval, placeholder, clock). Default: upstream's. */
   streaming?: StreamingSettings;
-  /** The handler run's `context.signal`: aborting it stops a stream this thread is posting. */
-  signal?: AbortSignal;
+  /**
+   * The handler run's `context.signal`: aborting it stops a stream this thread is posting. A
+   * function returning it is called only when a stream starts, so a run that posts no stream
+   * never makes the signal.
+   */
+  signal?: AbortSignal | (() => AbortSignal);
 }
 
 /** The runtime's {@link Thread}. */
@@ -101,7 +105,7 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
   private ownCoordination: ThreadCoordination | undefined;
   private streaming: StreamingSettings = {};
   private cachedPoster: Poster | undefined;
-  private streamSignal: AbortSignal | undefined;
+  private streamSignal: AbortSignal | (() => AbortSignal) | undefined;
 
   constructor(options: ThreadOptions | RevivedThreadInit) {
     this.knownSubscribed = false;
@@ -360,7 +364,12 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
         id: this.id,
         logger: this.logger,
         streaming: this.streaming,
-        ...(this.streamSignal ? { signal: this.streamSignal } : {}),
+        ...(this.streamSignal
+          ? {
+              signal:
+                typeof this.streamSignal === "function" ? this.streamSignal() : this.streamSignal,
+            }
+          : {}),
         ...(this.currentMessage ? { currentMessage: this.currentMessage } : {}),
         post: (content) => this.adapter.postMessage(this.id, content),
       },
