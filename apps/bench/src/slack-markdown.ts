@@ -31,7 +31,7 @@ export function slackSection(report: SlackReport | undefined): string[] {
   const rows = [baton, upstream].filter((s): s is SlackSummary => s !== undefined).map(row);
   const ratio =
     baton && upstream
-      ? `Baton's median p99 is **${(baton.p99Ms / upstream.p99Ms).toFixed(2)}×** upstream's (goal ≤ 0.25×: ${baton.p99Ms <= 0.25 * upstream.p99Ms ? "met" : "not met"}); \`users.info\` per user: Baton ${round2(baton.usersInfoPerUser)}, upstream ${round2(upstream.usersInfoPerUser)} (goal ≤ 1: ${baton.usersInfoPerUser <= 1 ? "met" : "not met"}).`
+      ? `Baton's median p99 is **${(baton.p99Ms / upstream.p99Ms).toFixed(2)}×** upstream's (goal ≤ 0.25×: ${baton.p99Ms <= 0.25 * upstream.p99Ms ? "met" : "not met"}); \`users.info\` per user: Baton ${sig3(baton.usersInfoPerUser)}, upstream ${sig3(upstream.usersInfoPerUser)} (goal ≤ 1: ${baton.usersInfoPerUser <= 1 ? "met" : "not met"}).`
       : "";
   const alone = report.alone;
   return [
@@ -87,12 +87,13 @@ function row(summary: SlackSummary): string[] {
     String(summary.rounds),
     `${milliseconds(summary.p50Ms)} ms`,
     `${milliseconds(summary.p99Ms)} ms (${milliseconds(summary.minP99Ms)}–${milliseconds(summary.maxP99Ms)})`,
-    round2(summary.usersInfoPerMessage),
-    round2(summary.usersInfoPerUser),
+    sig3(summary.usersInfoPerMessage),
+    sig3(summary.usersInfoPerUser),
     check,
   ];
 }
 
-function round2(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+/** Integers as they are, others to three significant digits (one look-up per 1,000 is 0.001). */
+function sig3(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(3)));
 }
