@@ -173,7 +173,7 @@ export class LeaseKeeper {
     if (this.stopping) return this.stopping;
     this.stopped = true;
     this.clearTimers();
-    this.stopping = this.inFlight ?? Promise.resolve();
+    this.stopping = this.inFlight ?? SETTLED;
     return this.stopping;
   }
 
@@ -351,6 +351,9 @@ export class LeaseKeeper {
     }
   }
 }
+
+/** What `stop()` returns with nothing in flight: one resolved promise for every keeper. */
+const SETTLED: Promise<void> = Promise.resolve();
 
 /** "thread lock" / "channel lock" for keys made by `lockKeyFor`, else "lock". */
 function lockNoun(lockKey: string): string {

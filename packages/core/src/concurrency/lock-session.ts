@@ -137,16 +137,7 @@ export class LockSession {
    * when read), the lock's fence and key, and the hand-over to a hold. One per session.
    */
   get batchRun(): BatchRun {
-    if (this.run) return this.run;
-    const session = this;
-    this.run = {
-      get signal() {
-        return session.runSignal;
-      },
-      fence: this.lock.fence,
-      lockKey: this.lock.key,
-      adopt: () => session.adopt(),
-    };
+    this.run ??= new SessionRun(this);
     return this.run;
   }
 
@@ -208,5 +199,24 @@ export class LockSession {
     } finally {
       this.holders.delete(this.lock.key, this.lock.fence);
     }
+  }
+}
+
+/** A session's {@link BatchRun}: the signal is the session's, read (and so made) on demand. */
+class SessionRun implements BatchRun {
+  readonly fence: number;
+  readonly lockKey: string;
+
+  constructor(private readonly session: LockSession) {
+    this.fence = session.lock.fence;
+    this.lockKey = session.lock.key;
+  }
+
+  get signal(): AbortSignal {
+    return this.session.runSignal;
+  }
+
+  adopt(): Promise<Lock | null> {
+    return this.session.adopt();
   }
 }

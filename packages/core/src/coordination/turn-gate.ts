@@ -15,7 +15,8 @@ import {
   prefixesOf,
   type Step,
 } from "./gate-frames.js";
-import { type GatePath, GateTree } from "./gate-tree.js";
+import { GateTree } from "./gate-tree.js";
+import { type TurnPlan, TurnPlans } from "./turn-plans.js";
 
 export type { GateScope } from "./gate-frames.js";
 
@@ -50,15 +51,6 @@ export interface TurnOptions<TTag> {
   readonly conversationId?: string;
 }
 
-/** An installation's tree path and the prefixes a turn of it takes a share on, top-down. */
-interface TurnPlan {
-  readonly path: GatePath;
-  readonly prefixes: readonly GatePath[];
-}
-
-/** How many installations' plans a gate remembers before it forgets them all. */
-const MAX_REMEMBERED_PLANS = 1_024;
-
 /**
  * The turn gate of one `Chat` (DESIGN §7.2), in-process, per installation. Handler runs are
  * turns and run concurrently; an exclusive action closes the gate of its scope to new turns,
@@ -82,8 +74,7 @@ const MAX_REMEMBERED_PLANS = 1_024;
  */
 export class TurnGate<TTag = unknown> {
   private readonly tree = new GateTree();
-  private readonly plans = new Map<string, Map<string | undefined, TurnPlan>>();
-  private planCount = 0;
+  private readonly plans = new TurnPlans();
 
   constructor(private readonly clock: Clock) {}
 
@@ -100,7 +91,7 @@ export class TurnGate<TTag = unknown> {
   ): Promise<T> {
     let plan: TurnPlan;
     try {
-      plan = this.planFor(scope);
+      plan = this.plans.of(scope);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -115,12 +106,7 @@ export class TurnGate<TTag = unknown> {
       ended: false,
     };
     const { conversationId } = options;
-    // Outside any turn of this gate, with every gate on the way open (the usual case): all the
-    // shares at once, and no promise for the admission.
-    if (!parent && this.tree.shareAlongIfOpen(plan.path)) {
-      for (const prefix of plan.prefixes) frame.holds.push({ path: prefix, lent: 0, ended: false });
-      return this.runAdmitted(frame, fn, conversationId);
-    }
+    if (this.admitNow(frame, plan)) return this.runAdmitted(frame, fn, conversationId);
     const steps = plan.prefixes.map((prefix) => ({
       path: prefix,
       exclusive: false,
@@ -131,17 +117,67 @@ export class TurnGate<TTag = unknown> {
     return waiting.then(() => this.runAdmitted(frame, fn, conversationId));
   }
 
-  /** Runs an admitted turn's `fn` inside its frame and ends the frame when `fn` settles. */
-  private async runAdmitted<T>(
+  /**
+   * {@link runTurn} when the turn can be admitted at once (no exclusive action covers it, and the
+   * caller is not inside a turn of this gate): runs `fn` as that turn and returns its promise,
+   * which rejects only with `fn`'s own error. Otherwise returns `undefined` and runs nothing.
+   */
+  tryRunTurn<T>(
+    scope: { readonly adapter: string; readonly tenant?: string | undefined },
+    fn: () => T | Promise<T>,
+    options: Omit<TurnOptions<TTag>, "signal"> = {},
+  ): Promise<T> | undefined {
+    const plan = this.plans.of(scope);
+    if (this.current()) return undefined;
+    const frame: Frame<TTag> = {
+      parent: undefined,
+      kind: "turn",
+      holds: [],
+      exclusivePath: undefined,
+      origin: {},
+      tag: options.tag,
+      ended: false,
+    };
+    if (!this.admitNow(frame, plan)) return undefined;
+    return this.runAdmitted(frame, fn, options.conversationId);
+  }
+
+  /**
+   * Outside any turn of this gate, with every gate on the way open (the usual case): takes all
+   * the shares at once, without a promise, and returns true. Otherwise takes nothing.
+   */
+  private admitNow(frame: Frame<TTag>, plan: TurnPlan): boolean {
+    if (frame.parent || !this.tree.shareAlongIfOpen(plan.path)) return false;
+    for (const prefix of plan.prefixes) frame.holds.push({ path: prefix, lent: 0, ended: false });
+    return true;
+  }
+
+  /**
+   * Runs an admitted turn's `fn` inside its frame and ends the frame when `fn` settles. (Not an
+   * async function: one promise per turn instead of two.)
+   */
+  private runAdmitted<T>(
     frame: Frame<TTag>,
     fn: () => T | Promise<T>,
     conversationId: string | undefined,
   ): Promise<T> {
+    let result: T | Promise<T>;
     try {
-      return await this.within(frame, fn, conversationId);
-    } finally {
+      result = this.within(frame, fn, conversationId);
+    } catch (error) {
       this.end(frame);
+      return Promise.reject(error);
     }
+    return Promise.resolve(result).then(
+      (value) => {
+        this.end(frame);
+        return value;
+      },
+      (error: unknown) => {
+        this.end(frame);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -255,31 +291,6 @@ export class TurnGate<TTag = unknown> {
       this.giveBack(lent);
       this.end(frame);
     }
-  }
-
-  /**
-   * The validated tree path of an installation and its prefixes, remembered for the next turn
-   * of that installation; the memory is bounded (it is cleared when full), so installations
-   * that come and go leave nothing behind for long.
-   */
-  private planFor(scope: {
-    readonly adapter: string;
-    readonly tenant?: string | undefined;
-  }): TurnPlan {
-    const byTenant = this.plans.get(scope?.adapter);
-    const known = byTenant?.get(scope.tenant);
-    if (known) return known;
-    const path = pathOf(scope, "run turn");
-    const plan = { path, prefixes: prefixesOf(path) };
-    if (this.planCount >= MAX_REMEMBERED_PLANS) {
-      this.plans.clear();
-      this.planCount = 0;
-    }
-    const tenants = byTenant ?? new Map<string | undefined, TurnPlan>();
-    if (!byTenant) this.plans.set(scope.adapter, tenants);
-    tenants.set(scope.tenant, plan);
-    this.planCount += 1;
-    return plan;
   }
 
   /** This gate's frame in the current async context. */

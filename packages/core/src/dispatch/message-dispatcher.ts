@@ -9,15 +9,18 @@ import type { StateAdapter } from "../contracts/state.js";
 import type { AdmissionBound, Permit } from "../coordination/admission-bound.js";
 import { AdmissionRejectedError, ValidationError } from "../errors/index.js";
 import type { Message } from "../model/message.js";
-import {
-  assertMessage,
-  type LockScopeResolver,
-  lockKeyWithoutResolver,
-  resolveLockKey,
-} from "./accept-checks.js";
+import { assertMessage, type LockScopeResolver, resolveLockKey } from "./accept-checks.js";
+import { dedupeKey, forgetDedupeMark } from "./dedupe-mark.js";
 import type { DeliveryRegistry } from "./delivery-registry.js";
+import {
+  acceptAndAcquire,
+  type FusedAcceptDeps,
+  fusedAcquireOf,
+  lockKeySoon,
+} from "./fused-accept.js";
 
 export { type LockScopeResolver, resolveLockKey } from "./accept-checks.js";
+export { dedupeKey, forgetDedupeMark } from "./dedupe-mark.js";
 
 /** What the message pipeline needs. */
 export interface MessageDispatcherOptions {
@@ -94,11 +97,6 @@ export interface AcceptedDelivery {
   readonly span: DispatchSpan | undefined;
 }
 
-/** The State key of a delivery's dedupe mark. */
-export function dedupeKey(deliveryKey: string): string {
-  return `dedupe:${deliveryKey}`;
-}
-
 /**
  * The message pipeline of DESIGN §5, top to bottom, in two phases so a webhook can answer
  * between them: `accept` (admit → self-filter → atomic dedupe → lock key) and `run` (strategy,
@@ -140,7 +138,26 @@ export class MessageDispatcher {
       if (message.author.isMe) return this.endEarly(permit, span, "ignored", "self message");
       const key = `${adapter.name}:${message.id}`;
       if (this.fusable()) {
-        return await this.acceptFused(adapter, threadId, message, tenant, key, permit, span);
+        // Dedupe mark + lock + subscription in one State call. The lock key comes first (before
+        // anything is written), so a failing resolver leaves no mark to forget.
+        const { lockScope, fastPath } = this.options;
+        const keyFailed = () => registry.endSpan(span, "error", "lock scope failed");
+        const pendingKey = lockKeySoon(lockScope, adapter, threadId, keyFailed);
+        const lockKey = typeof pendingKey === "string" ? pendingKey : await pendingKey;
+        const sentAtMs = fastPath?.now() ?? 0;
+        const stateFailed = () => registry.endSpan(span, "error", "state unavailable");
+        const request = { key, lockKey, threadId };
+        const result = await acceptAndAcquire(this.fusedDeps, request, stateFailed);
+        if (result.kind === "duplicate") {
+          this.options.logger.debug("duplicate message skipped", { key });
+          return this.endEarly(permit, span, "duplicate", "already accepted");
+        }
+        const fused = fusedAcquireOf(result, sentAtMs);
+        // Local from now on, as a lock taken inside the strategy is: a contender arriving before
+        // the strategy starts waits for this holder's drain instead of handing its message off.
+        if (fused.kind === "acquired") this.options.holders.add(lockKey, fused.lock.fence);
+        const delivery = { key, adapter, threadId, lockKey, message, tenant, fused };
+        return { delivery, permit, span };
       }
       if (!(await this.markAccepted(key, span))) {
         this.options.logger.debug("duplicate message skipped", { key });
@@ -178,11 +195,41 @@ export class MessageDispatcher {
       // every message.
       const before = this.options.beforeRun?.(delivery);
       if (before) await before;
-      await this.submit(delivery, options.retryStateFailures ? this.retryFor(signal) : undefined);
+      let done: Delivery | undefined = delivery;
+      try {
+        await this.options.strategy().submit(delivery);
+      } catch (error) {
+        done = await this.recover(delivery, error, options.retryStateFailures ? signal : false);
+      }
+      if (done) {
+        if (this.hasUntaken(done)) await this.releaseUntaken(done);
+        this.settleIfHandedOff(delivery);
+      }
       return outcome.result ?? (await outcome.wait());
     } finally {
       permit.release();
     }
+  }
+
+  /**
+   * A delivery not settled once the strategy's part ended waits for a local holder's drain;
+   * with no local holder its entry is in the shared queue for another instance, so waiting here
+   * could last forever: it is settled `queued`.
+   */
+  private settleIfHandedOff(delivery: Delivery): void {
+    const { registry, holders } = this.options;
+    if (!registry.isSettled(delivery.key) && !holders.has(delivery.lockKey)) {
+      registry.settle(delivery.key, "queued", "held by another instance");
+    }
+  }
+
+  private fusedDepsMade: FusedAcceptDeps | undefined;
+
+  /** What the fused accept needs, made once: none of it changes. */
+  private get fusedDeps(): FusedAcceptDeps {
+    const { state, logger, dedupeTtlMs, fastPath } = this.options;
+    this.fusedDepsMade ??= { state, logger, dedupeTtlMs, lockTtlMs: fastPath?.lockTtlMs ?? 0 };
+    return this.fusedDepsMade;
   }
 
   /** True when the fused accept applies: the backend has it and the strategy locks per message. */
@@ -190,63 +237,6 @@ export class MessageDispatcher {
     if (!this.options.fastPath || !this.options.state.acceptAndAcquire) return false;
     const name = this.options.strategy().name;
     return name === "drop" || name === "queue";
-  }
-
-  /**
-   * Dedupe mark + lock + subscription in one State call. The lock key is resolved first (before
-   * anything is written), so a failing resolver leaves no mark to forget.
-   */
-  private async acceptFused(
-    adapter: Adapter,
-    threadId: string,
-    message: Message,
-    tenant: string | undefined,
-    key: string,
-    permit: Permit,
-    span: DispatchSpan | undefined,
-  ): Promise<AcceptedDelivery | DeliveryResult> {
-    const { state, fastPath, registry, logger, lockScope } = this.options;
-    const accept = state.acceptAndAcquire;
-    if (!fastPath || !accept) throw new Error("unreachable: fused accept without fast path");
-    let lockKey: string;
-    try {
-      // Without a resolver to ask, the key is known without a promise.
-      lockKey =
-        lockKeyWithoutResolver(lockScope, adapter, threadId) ??
-        (await this.lockKeyOf(adapter, threadId));
-    } catch (error) {
-      registry.endSpan(span, "error", "lock scope failed");
-      throw error;
-    }
-    const sentAtMs = fastPath.now();
-    let result: Awaited<ReturnType<typeof accept>>;
-    try {
-      result = await accept.call(state, {
-        dedupeKey: dedupeKey(key),
-        dedupeTtlMs: this.options.dedupeTtlMs,
-        lockKey,
-        lockTtlMs: fastPath.lockTtlMs,
-        threadId,
-      });
-    } catch (error) {
-      logger.error("accept message failed: the State is unreachable", { key, error });
-      registry.endSpan(span, "error", "state unavailable");
-      throw error;
-    }
-    if (result.kind === "duplicate") {
-      logger.debug("duplicate message skipped", { key });
-      return this.endEarly(permit, span, "duplicate", "already accepted");
-    }
-    let fused: FusedAcquire = { kind: "busy", taken: false };
-    if (result.kind === "acquired") {
-      const { lock, subscribed } = result;
-      fused = { kind: "acquired", lock, subscribed, sentAtMs, taken: false };
-      // Local from now on, as a lock taken inside the strategy is: a contender arriving before
-      // the strategy starts waits for this holder's drain instead of handing its message off.
-      this.options.holders.add(lockKey, lock.fence);
-    }
-    const delivery = { key, adapter, threadId, lockKey, message, tenant, fused };
-    return { delivery, permit, span };
   }
 
   /** True when the delivery's fused lock was never taken by a strategy path. */
@@ -286,62 +276,56 @@ export class MessageDispatcher {
   }
 
   /**
-   * Runs the strategy for a delivery. When it rejects before the delivery was settled (the State
-   * failed before any handler ran, and nothing of the delivery is queued), the strategy is run
-   * again after a backoff while `retry` allows; then the mark is removed and it ends `error`.
+   * The strategy rejected for `delivery` with `firstError`. When the delivery is not settled yet
+   * (the State failed before any handler ran, and nothing of it is queued), the strategy runs
+   * again after a backoff while the retries allow (`signal`: the delivery's own, or `false` for
+   * no retries); then the mark is removed and it ends `error`. Resolves with the attempt that
+   * went through, or `undefined` when the delivery ended here.
    */
-  private async submit(delivery: Delivery, retry: DeliveryRetry | undefined): Promise<void> {
-    const { registry, holders, logger } = this.options;
+  private async recover(
+    delivery: Delivery,
+    firstError: unknown,
+    signal: AbortSignal | undefined | false,
+  ): Promise<Delivery | undefined> {
+    const { registry, logger } = this.options;
+    const retry = signal === false ? undefined : this.retryFor(signal);
     let current = delivery;
+    let error = firstError;
     for (;;) {
+      await this.releaseUntaken(current);
+      if (registry.isSettled(delivery.key)) {
+        // The delivery itself ended; the State failed later (e.g. while draining others), and
+        // what is still queued is left to the next holder or the sweeper.
+        logger.warn("the State failed after the delivery ended; the queue is left to the sweeper", {
+          key: delivery.key,
+          error,
+        });
+        return undefined;
+      }
+      if (!retry || !(await retry.retry.wait(retry.signal))) break;
+      logger.warn("the State failed before the handler ran; retrying", {
+        key: delivery.key,
+        attempt: retry.retry.attempt,
+        error,
+      });
+      // A fused lock taken at accept is gone by now: the retry takes its own.
+      current = { ...delivery, fused: undefined };
       try {
         await this.options.strategy().submit(current);
-        break;
-      } catch (error) {
-        await this.releaseUntaken(current);
-        if (registry.isSettled(delivery.key)) {
-          // The delivery itself ended; the State failed later (e.g. while draining others), and
-          // what is still queued is left to the next holder or the sweeper.
-          logger.warn(
-            "the State failed after the delivery ended; the queue is left to the sweeper",
-            {
-              key: delivery.key,
-              error,
-            },
-          );
-          return;
-        }
-        if (retry && (await retry.retry.wait(retry.signal))) {
-          logger.warn("the State failed before the handler ran; retrying", {
-            key: delivery.key,
-            attempt: retry.retry.attempt,
-            error,
-          });
-          // A fused lock taken at accept is gone by now: the retry takes its own.
-          current = { ...delivery, fused: undefined };
-          continue;
-        }
-        logger.error(
-          retry
-            ? "dispatch failed before the handler ran, and its retries too"
-            : "dispatch failed before the handler ran; the retry will be processed",
-          {
-            key: delivery.key,
-            attempts: retry ? retry.retry.attempt + 1 : 1,
-            error,
-          },
-        );
-        await this.forget(delivery.key);
-        registry.settle(delivery.key, "error", "state failed before the handler");
-        return;
+        return current;
+      } catch (next) {
+        error = next;
       }
     }
-    if (this.hasUntaken(current)) await this.releaseUntaken(current);
-    // A delivery not settled by now waits for a local holder's drain; with no local holder its
-    // entry is in the shared queue for another instance, so waiting here could last forever.
-    if (!registry.isSettled(delivery.key) && !holders.has(delivery.lockKey)) {
-      registry.settle(delivery.key, "queued", "held by another instance");
-    }
+    logger.error(
+      retry
+        ? "dispatch failed before the handler ran, and its retries too"
+        : "dispatch failed before the handler ran; the retry will be processed",
+      { key: delivery.key, attempts: retry ? retry.retry.attempt + 1 : 1, error },
+    );
+    await this.forget(delivery.key);
+    registry.settle(delivery.key, "error", "state failed before the handler");
+    return undefined;
   }
 
   private admit(adapter: Adapter, tenant: string | undefined): Permit {
@@ -391,17 +375,4 @@ export class MessageDispatcher {
 /** True when `value` is a final result rather than an accepted delivery. */
 export function isFinalResult(value: AcceptedDelivery | DeliveryResult): value is DeliveryResult {
   return "outcome" in value;
-}
-
-/** Removes a delivery's dedupe mark; best effort, since the State may be what failed. */
-export async function forgetDedupeMark(
-  state: StateAdapter,
-  logger: Logger,
-  deliveryKey: string,
-): Promise<void> {
-  try {
-    await state.delete(dedupeKey(deliveryKey));
-  } catch (error) {
-    logger.warn("could not remove the dedupe mark; a retry may be skipped", { deliveryKey, error });
-  }
 }

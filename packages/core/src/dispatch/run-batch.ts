@@ -50,50 +50,96 @@ export interface BatchRunnerOptions<TThread, TChannel> {
  */
 export function createBatchRunner<TThread, TChannel>(
   options: BatchRunnerOptions<TThread, TChannel>,
-): (batch: Batch, run: { signal: AbortSignal; fence?: number }) => Promise<BatchOutcome> {
+): (batch: Batch, run: HandlerRun) => Promise<BatchOutcome> {
   const { logger } = options;
-  return async (batch, run) => {
+  const routeFailed = (batch: Batch, error: unknown): BatchOutcome => {
+    logger.error("route message failed before any handler ran", {
+      threadId: batch.threadId,
+      error,
+    });
+    return "not-run";
+  };
+  const runChosen = (batch: Batch, run: HandlerRun, isSubscribed: boolean) => {
     let chosen: Chosen<TThread>;
     try {
-      // Read under this run's lock by the fused accept, when it was: no State call, no await.
-      const isSubscribed = batch.subscribed ?? (await options.state.isSubscribed(batch.threadId));
       chosen = chooseHandlers(options, batch, isSubscribed);
     } catch (error) {
-      logger.error("route message failed before any handler ran", {
-        threadId: batch.threadId,
-        error,
-      });
-      return "not-run";
+      return Promise.resolve(routeFailed(batch, error));
     }
-    const { handlers, route, isDM } = chosen;
-    if (handlers.length === 0) return "ignored";
-    // `message.subject` loads through the message's adapter, queued and skipped messages too.
-    for (const message of [batch.message, ...batch.skipped]) {
-      setMessageAdapter(message, batch.adapter);
-    }
-    const thread = options.threadFor(batch.adapter, batch.threadId, {
-      initialMessage: batch.message,
-      isSubscribed: route === "subscribed",
-      isDM,
-      signal: () => run.signal,
+    return runHandlers(options, batch, run, chosen);
+  };
+  // Not an async function: the subscription read under this run's lock by the fused accept
+  // (when it was) needs no State call, and the batch then costs no promise of its own.
+  return (batch, run) => {
+    if (batch.subscribed !== undefined) return runChosen(batch, run, batch.subscribed);
+    return options.state.isSubscribed(batch.threadId).then(
+      (isSubscribed) => runChosen(batch, run, isSubscribed),
+      (error: unknown) => routeFailed(batch, error),
+    );
+  };
+}
+
+/** What a batch's handlers are given of their run: its signal (read lazily) and fence. */
+type HandlerRun = { readonly signal: AbortSignal; readonly fence?: number };
+
+/** Runs the chosen handlers one after another; a handler's error is logged, never thrown. */
+function runHandlers<TThread, TChannel>(
+  options: BatchRunnerOptions<TThread, TChannel>,
+  batch: Batch,
+  run: HandlerRun,
+  chosen: Chosen<TThread>,
+): Promise<BatchOutcome> {
+  const { handlers, route, isDM } = chosen;
+  if (handlers.length === 0) return Promise.resolve("ignored");
+  // `message.subject` loads through the message's adapter, queued and skipped messages too.
+  setMessageAdapter(batch.message, batch.adapter);
+  for (const message of batch.skipped) setMessageAdapter(message, batch.adapter);
+  const thread = options.threadFor(batch.adapter, batch.threadId, {
+    initialMessage: batch.message,
+    isSubscribed: route === "subscribed",
+    isDM,
+    signal: () => run.signal,
+  });
+  const context = messageContext(batch, run);
+  const failed = (error: unknown) => {
+    options.logger.error("handler failed", {
+      threadId: batch.threadId,
+      messageId: batch.message.id,
+      error,
     });
-    const context = messageContext(batch, run);
-    let failed = false;
+  };
+  // The handler's conversation follows its async context, so tools it calls stay in it.
+  const call = (handler: MessageHandler<TThread>): Promise<unknown> => {
+    try {
+      return Promise.resolve(
+        runInConversation(batch.threadId, () => handler(thread, batch.message, context)),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const [only] = handlers;
+  if (handlers.length === 1 && only) {
+    return call(only).then(
+      (): BatchOutcome => "handled",
+      (error: unknown): BatchOutcome => {
+        failed(error);
+        return "error";
+      },
+    );
+  }
+  return (async () => {
+    let anyFailed = false;
     for (const handler of handlers) {
       try {
-        // The handler's conversation follows its async context, so tools it calls stay in it.
-        await runInConversation(batch.threadId, () => handler(thread, batch.message, context));
+        await call(handler);
       } catch (error) {
-        failed = true;
-        logger.error("handler failed", {
-          threadId: batch.threadId,
-          messageId: batch.message.id,
-          error,
-        });
+        anyFailed = true;
+        failed(error);
       }
     }
-    return failed ? "error" : "handled";
-  };
+    return anyFailed ? "error" : "handled";
+  })();
 }
 
 /** The handlers a batch runs, the route that chose them, and the thread's DM answer. */

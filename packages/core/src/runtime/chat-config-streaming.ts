@@ -1,4 +1,6 @@
+import type { Clock } from "../clock/clock.js";
 import { type ConfigProblems, describeValue } from "./config-problems.js";
+import type { StreamingSettings } from "./stream-post.js";
 
 /** The streaming options of the Chat config, checked; `undefined` where none was given. */
 export interface ResolvedStreamingOptions {
@@ -33,4 +35,20 @@ export function resolveStreamingOptions(
     );
   }
   return { streamingUpdateIntervalMs, fallbackStreamingPlaceholderText };
+}
+
+/** The streaming settings every thread of a Chat gets, from its resolved options and clock. */
+export function streamingSettingsOf(
+  config: ResolvedStreamingOptions & { readonly clock: Clock },
+): StreamingSettings {
+  const { streamingUpdateIntervalMs, fallbackStreamingPlaceholderText, clock } = config;
+  return {
+    clock,
+    ...(streamingUpdateIntervalMs === undefined
+      ? {}
+      : { updateIntervalMs: streamingUpdateIntervalMs }),
+    ...(fallbackStreamingPlaceholderText === undefined
+      ? {}
+      : { placeholderText: fallbackStreamingPlaceholderText }),
+  };
 }

@@ -25,6 +25,7 @@ import type { Message } from "../model/message.js";
 import { adapterNameOf } from "../thread-id/index.js";
 import { type Channel, ChannelImpl } from "./channel.js";
 import { type ChatConfig, type ResolvedChatConfig, resolveChatConfig } from "./chat-config.js";
+import { streamingSettingsOf } from "./chat-config-streaming.js";
 import { ChatCoordination, type ReleaseHoldOptions } from "./chat-coordination.js";
 import { ChatEvents } from "./chat-events.js";
 import { ChatServices } from "./chat-services.js";
@@ -60,6 +61,8 @@ export class Chat extends ChatEvents implements ChatHost {
   protected readonly eventWiring: EventWiring;
   private readonly coordination: ChatCoordination;
   private readonly services: ChatServices;
+  /** The Chat's streaming options as threads read them, made on first use. */
+  private streaming: StreamingSettings | undefined;
 
   constructor(config: ChatConfig) {
     super();
@@ -230,31 +233,33 @@ export class Chat extends ChatEvents implements ChatHost {
    * Rejects with `AdmissionRejectedError` at the admission bound or during shutdown (nothing
    * written). Webhook adapters call {@link receiveMessage} instead, to answer in time.
    */
-  async processMessage(
+  processMessage(
     adapter: Adapter,
     threadId: string,
     message: Message | (() => Promise<Message>),
     options: ProcessOptions = {},
   ): Promise<DeliveryResult> {
-    if (!this.lifecycle.ready) await this.initialize();
-    return this.lifecycle.track(this.acceptAndRun(adapter, threadId, message, options.tenantId));
+    const tenant = options.tenantId;
+    if (this.lifecycle.ready) return this.acceptAndRun(adapter, threadId, message, tenant);
+    return this.initialize().then(() => this.acceptAndRun(adapter, threadId, message, tenant));
   }
 
-  /** `processMessage` after initialization: tracked as one piece of work in flight. */
+  /** `processMessage` after initialization, counted as work in flight until it ends. */
   private async acceptAndRun(
     adapter: Adapter,
     threadId: string,
     message: Message | (() => Promise<Message>),
     tenant: string | undefined,
   ): Promise<DeliveryResult> {
-    const accepted = await this.messages.accept(
-      this.registered(adapter),
-      threadId,
-      message,
-      tenant,
-    );
-    if (isFinalResult(accepted)) return accepted;
-    return await this.messages.run(accepted);
+    this.lifecycle.begin();
+    try {
+      const registered = this.registered(adapter);
+      const accepted = await this.messages.accept(registered, threadId, message, tenant);
+      if (isFinalResult(accepted)) return accepted;
+      return await this.messages.run(accepted);
+    } finally {
+      this.lifecycle.end();
+    }
   }
 
   async receiveMessage(
@@ -341,24 +346,6 @@ export class Chat extends ChatEvents implements ChatHost {
     return this.config.logger.child?.(component) ?? this.config.logger;
   }
 
-  private streamingSettings: StreamingSettings | undefined;
-
-  /** The Chat's streaming options, as threads read them; made once (the config never changes). */
-  private get streaming(): StreamingSettings {
-    if (this.streamingSettings) return this.streamingSettings;
-    const { streamingUpdateIntervalMs, fallbackStreamingPlaceholderText, clock } = this.config;
-    this.streamingSettings = {
-      clock,
-      ...(streamingUpdateIntervalMs === undefined
-        ? {}
-        : { updateIntervalMs: streamingUpdateIntervalMs }),
-      ...(fallbackStreamingPlaceholderText === undefined
-        ? {}
-        : { placeholderText: fallbackStreamingPlaceholderText }),
-    };
-    return this.streamingSettings;
-  }
-
   private threadOn(adapter: Adapter, threadId: string, hints: ThreadHints = {}): Thread {
     return new ThreadImpl({
       adapter,
@@ -369,7 +356,7 @@ export class Chat extends ChatEvents implements ChatHost {
       ...(hints.isSubscribed ? { isSubscribedContext: true } : {}),
       ...(hints.isDM === undefined ? {} : { isDM: hints.isDM }),
       ...(hints.signal ? { signal: hints.signal } : {}),
-      streaming: this.streaming,
+      streaming: (this.streaming ??= streamingSettingsOf(this.config)),
       coordination: this.coordination,
       history: this.services.history,
     });

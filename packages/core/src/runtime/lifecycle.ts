@@ -20,6 +20,8 @@ export class Lifecycle {
   private shuttingDown: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private counted = 0;
+  private readonly countedWaiters: Array<() => void> = [];
   private wiring: StrategyWiring | undefined;
 
   constructor(
@@ -90,6 +92,27 @@ export class Lifecycle {
     return work;
   }
 
+  /**
+   * Counts one piece of work as in flight until the matching {@link end}, like {@link track}
+   * but without a promise: for the work of every message, which ends in a `finally`.
+   */
+  begin(): void {
+    this.counted += 1;
+  }
+
+  /** Ends one piece of work counted by {@link begin}. */
+  end(): void {
+    this.counted -= 1;
+    if (this.counted > 0) return;
+    for (const resolve of this.countedWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once no work counted by {@link begin} is left. */
+  private countedDone(): Promise<void> {
+    if (this.counted === 0) return Promise.resolve();
+    return new Promise((resolve) => this.countedWaiters.push(resolve));
+  }
+
   shutdown(timeoutMs: number): Promise<void> {
     this.shuttingDown ??= this.stop(timeoutMs);
     return this.shuttingDown;
@@ -146,7 +169,9 @@ export class Lifecycle {
     const timedOut = new Promise<false>((resolve) => {
       timer = clock.setTimeout(() => resolve(false), timeoutMs);
     });
-    const all = Promise.allSettled([...this.inFlight]).then(() => true as const);
+    const all = Promise.allSettled([...this.inFlight, this.countedDone()]).then(
+      () => true as const,
+    );
     const drained = await Promise.race([all, timedOut]);
     if (timer !== undefined) clock.clearTimeout(timer);
     return drained;

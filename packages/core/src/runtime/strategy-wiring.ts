@@ -1,14 +1,21 @@
 import { createStrategy } from "../concurrency/create-strategy.js";
 import { passHolderThrough } from "../concurrency/holder-pass.js";
 import { LocalHolders } from "../concurrency/local-holders.js";
-import type { Batch, BatchRun, Strategy, StrategyContext } from "../concurrency/strategy.js";
+import type {
+  Batch,
+  BatchOutcome,
+  BatchRun,
+  Strategy,
+  StrategyContext,
+} from "../concurrency/strategy.js";
 import { Sweeper } from "../concurrency/sweeper.js";
 import type { Adapter } from "../contracts/adapter.js";
-import type { TurnGate } from "../coordination/turn-gate.js";
+import type { TurnGate, TurnOptions } from "../coordination/turn-gate.js";
 import { DeliveryRegistry } from "../dispatch/delivery-registry.js";
 import type { HandlerRegistry } from "../dispatch/handler-registry.js";
 import { forgetDedupeMark } from "../dispatch/message-dispatcher.js";
 import { createBatchRunner, type ThreadHints } from "../dispatch/run-batch.js";
+import type { BotIdentity } from "../routing/index.js";
 import type { ResolvedChatConfig } from "./chat-config.js";
 import type { RunTag } from "./chat-coordination.js";
 
@@ -42,23 +49,42 @@ export function wireStrategy<TThread, TChannel>(
     () => config.clock.now(),
   );
   const holders = new LocalHolders();
+  const identities = new BotIdentities(config.userName);
   const keyOf = (batch: Batch) => `${batch.adapter.name}:${batch.message.id}`;
   const routedRun = createBatchRunner({
     state: config.state,
     registry,
     logger,
     threadFor,
-    botFor: (adapter) => {
-      const bot = { userName: adapter.userName || config.userName };
-      return adapter.botUserId ? { ...bot, botUserId: adapter.botUserId } : bot;
-    },
+    botFor: (adapter) => identities.of(adapter),
     onRoute: (batch, route) => deliveries.noteRoute(keyOf(batch), route),
   });
   // The handler's signal also follows its own delivery's bound (detach timeout), when local.
-  const runBatch: StrategyContext["runBatch"] = async (batch, run) => {
+  const runBatch: StrategyContext["runBatch"] = (batch, run) => {
     const bound = deliveries.signalOf(keyOf(batch));
     const handlerRun = bound ? boundedRun(run, bound) : run;
-    // Without an observer, no event, timestamp or duration is built for nobody (hot path).
+    const installation = { adapter: batch.adapter.name, tenant: batch.tenant };
+    // The run is the turn's tag (its lock key and hand-over, for `thread.hold`), and the thread
+    // the turn's active conversation.
+    const turn = { tag: run, conversationId: batch.threadId };
+    const handle = () => routedRun(batch, handlerRun);
+    // Without an observer and with the gate open (the hot path): the turn's own promise, which
+    // never rejects (routedRun does not), and no event, timestamp or duration built for nobody.
+    if (!deliveries.observesEvents && !deliveries.recordsDurations) {
+      const now = gate.tryRunTurn(installation, handle, turn);
+      if (now) return now;
+    }
+    return observedRun(batch, installation, handle, {
+      ...turn,
+      signal: () => handlerRun.signal,
+    });
+  };
+  const observedRun = async (
+    batch: Batch,
+    installation: { adapter: string; tenant: string | undefined },
+    handle: () => Promise<BatchOutcome>,
+    turn: TurnOptions<RunTag>,
+  ): Promise<BatchOutcome> => {
     const timed = deliveries.recordsDurations;
     const startedAtMs = timed ? config.clock.now() : 0;
     const runEvent = deliveries.observesEvents
@@ -69,16 +95,10 @@ export function wireStrategy<TThread, TChannel>(
           skippedKeys: batch.skipped.map((message) => `${batch.adapter.name}:${message.id}`),
         }
       : undefined;
-    const installation = { adapter: batch.adapter.name, tenant: batch.tenant };
     if (runEvent) deliveries.emit({ kind: "run-started", ...runEvent });
     try {
-      // The run is the turn's tag (its lock key and hand-over, for `thread.hold`), and the
-      // thread the turn's active conversation; the signal is read only if the turn must wait.
-      return await gate.runTurn(installation, () => routedRun(batch, handlerRun), {
-        signal: () => handlerRun.signal,
-        tag: run,
-        conversationId: batch.threadId,
-      });
+      // The signal is read only if the turn must wait at a closed gate.
+      return await gate.runTurn(installation, handle, turn);
     } catch (error) {
       // Only waiting at a closed gate rejects (routedRun never does): the run was stopped from
       // outside before any handler started — lease lost, shutdown or detach timeout.
@@ -135,6 +155,28 @@ export function wireStrategy<TThread, TChannel>(
 }
 
 /**
+ * The bot's identity on each adapter (for mention detection), made again only when the adapter's
+ * `userName` or `botUserId` changed (an adapter may learn its bot user id at initialization).
+ */
+class BotIdentities {
+  private readonly known = new WeakMap<Adapter, BotIdentity>();
+
+  constructor(private readonly fallbackUserName: string) {}
+
+  of(adapter: Adapter): BotIdentity {
+    const userName = adapter.userName || this.fallbackUserName;
+    const { botUserId } = adapter;
+    const known = this.known.get(adapter);
+    if (known && known.userName === userName && known.botUserId === (botUserId || undefined)) {
+      return known;
+    }
+    const identity: BotIdentity = botUserId ? { userName, botUserId } : { userName };
+    this.known.set(adapter, identity);
+    return identity;
+  }
+}
+
+/**
  * `run` with a signal that also aborts when `bound` does (the delivery's detach timeout). The
  * combined signal is made on first read, like the run's own.
  */
@@ -147,6 +189,6 @@ function boundedRun(run: BatchRun, bound: AbortSignal): BatchRun {
     },
     ...(run.fence === undefined ? {} : { fence: run.fence }),
     ...(run.lockKey === undefined ? {} : { lockKey: run.lockKey }),
-    ...(run.adopt === undefined ? {} : { adopt: run.adopt }),
+    ...(run.adopt === undefined ? {} : { adopt: () => run.adopt?.() ?? Promise.resolve(null) }),
   };
 }
