@@ -1,6 +1,7 @@
 import { type Logger, StateError } from "@baton/core";
 import { createClient, createCluster } from "redis";
 import { type CommandTarget, commandTarget } from "./command-target.js";
+import { DeadlineBuckets } from "./deadlines.js";
 import { isNoScript, toStateError } from "./errors.js";
 import {
   type RedisStateClient,
@@ -49,9 +50,11 @@ export class RedisConnection {
   private connecting: Promise<void> | undefined;
   private connected = false;
   private readonly logger: Logger;
+  private readonly deadlines: DeadlineBuckets;
 
   constructor(private readonly options: ResolvedRedisStateOptions) {
     this.logger = options.logger;
+    this.deadlines = new DeadlineBuckets(options.timeoutMs);
   }
 
   /** True between a successful `connect()` and the next `disconnect()`. */
@@ -73,6 +76,7 @@ export class RedisConnection {
     await this.connecting?.catch(() => undefined);
     this.connected = false;
     this.client = undefined;
+    this.deadlines.close();
     const owned = this.ownedClient;
     this.ownedClient = undefined;
     if (owned) await this.close(owned);
@@ -107,14 +111,12 @@ export class RedisConnection {
   ): Promise<T> {
     const tail = [String(keys.length), ...keys, ...args];
     // A node that never ran the script (a fresh node, a promoted replica) answers NOSCRIPT once.
-    return this.run(step, async (send) => {
-      try {
-        return await send(["EVALSHA", script.sha1, ...tail], keys[0]);
-      } catch (error) {
+    return this.run(step, (send) =>
+      send(["EVALSHA", script.sha1, ...tail], keys[0]).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
         return send(["EVAL", script.source, ...tail], keys[0]);
-      }
-    }) as Promise<T>;
+      }),
+    ) as Promise<T>;
   }
 
   private run(step: string, work: (send: Send) => Promise<unknown>): Promise<unknown> {
@@ -128,52 +130,53 @@ export class RedisConnection {
         ),
       );
     }
-    return this.withDeadline(step, client, work).catch((error: unknown) => {
-      if (this.connected) throw error;
-      throw new StateError("disconnected", "the Redis state was disconnected during the call", {
-        step,
-        cause: error,
-      });
-    });
+    return this.withDeadline(step, client, work);
   }
 
+  /**
+   * Runs `work` within `timeoutMs` (the deadline of its millisecond's bucket, see
+   * {@link DeadlineBuckets}) and maps any failure to a `StateError` naming `step`: `timeout` once
+   * the deadline passed, `disconnected` when `disconnect()` came meanwhile.
+   */
   private async withDeadline(
     step: string,
     client: CommandTarget,
     work: (send: Send) => Promise<unknown>,
   ): Promise<unknown> {
-    const timeoutMs = this.options.timeoutMs;
-    const abort = new AbortController();
+    const bucket = this.deadlines.join();
     // typeMapping {} overrides any client-level mapping: replies come back as plain strings
-    // and numbers whatever the client was configured with.
+    // and numbers whatever the client was configured with. The bucket's signal withdraws the
+    // commands still waiting to be written at the deadline, so none runs late.
+    const options = { abortSignal: bucket.signal, typeMapping: {} };
     const send: Send = (args, firstKey, pinned) =>
-      client.send(args, firstKey, pinned === true, { abortSignal: abort.signal, typeMapping: {} });
-    const pending = work(send);
-    // Once the deadline wins, the work may still settle (or reject with AbortError): never let
-    // that become an unhandled rejection.
-    pending.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abort.abort();
-        reject(
-          new StateError(
-            "timeout",
-            step === "connect"
-              ? `Redis did not answer within ${timeoutMs} ms`
-              : `Redis did not answer within ${timeoutMs} ms; the command may still take effect, so treat the outcome as unknown`,
-            { step },
-          ),
-        );
-      }, timeoutMs);
-    });
+      client.send(args, firstKey, pinned === true, options);
     try {
-      return await Promise.race([pending, deadline]);
+      const pending = work(send);
+      // Once the deadline wins, the work may still settle (or reject with AbortError): never let
+      // that become an unhandled rejection.
+      pending.catch(() => undefined);
+      return await Promise.race([pending, bucket.expiry]);
     } catch (error) {
-      throw toStateError(step, error);
+      const mapped = bucket.expired ? this.timedOut(step) : toStateError(step, error);
+      if (this.connected || step === "connect") throw mapped;
+      throw new StateError("disconnected", "the Redis state was disconnected during the call", {
+        step,
+        cause: mapped,
+      });
     } finally {
-      clearTimeout(timer);
+      this.deadlines.leave(bucket);
     }
+  }
+
+  private timedOut(step: string): StateError {
+    const { timeoutMs } = this.options;
+    return new StateError(
+      "timeout",
+      step === "connect"
+        ? `Redis did not answer within ${timeoutMs} ms`
+        : `Redis did not answer within ${timeoutMs} ms; the command may still take effect, so treat the outcome as unknown`,
+      { step },
+    );
   }
 
   private async open(): Promise<void> {
@@ -252,6 +255,9 @@ export class RedisConnection {
       // Fail fast while reconnecting instead of queueing commands that might run long after the
       // caller gave up: the caller gets "unavailable" and knows the command was not sent.
       disableOfflineQueue: true,
+      // Every call already has its deadline here (`timeoutMs`); node-redis's own per-command
+      // timeout (5 s by default in node-redis 6) would add a timer and a signal per command.
+      commandOptions: { timeout: 0 },
       socket: {
         connectTimeout: timeoutMs,
         // The first connect gives up at once (connect() reports it and can be retried); after
@@ -295,6 +301,8 @@ export class RedisConnection {
     let outageLogged = false;
     const client = createCluster({
       rootNodes: rootNodes.map((node) => ({ url: node.url })),
+      // As for a single node: every call has its own deadline, node-redis's is not needed.
+      commandOptions: { timeout: 0 },
       defaults: {
         name: `baton:${keyPrefix}`.replace(/[^\w:.-]/g, "_"),
         disableOfflineQueue: true,
