@@ -17,6 +17,11 @@ export interface BenchMessage {
   readonly text: string;
 }
 
+/** A {@link BenchMessage} with the platform message one implementation receives for it. */
+export interface PreparedMessage extends BenchMessage {
+  readonly platform: object;
+}
+
 /**
  * One Chat of either implementation on one backend, wired to a {@link HandlerProbe}: the unit
  * every scenario drives. Exactly one is active at a time, so the process-wide Redis counter
@@ -34,10 +39,17 @@ export interface BenchBot {
   /** The State key under which this implementation locks and queues `threadId`. */
   lockKeyOf(threadId: string): string;
   /**
-   * Calls the Chat's `processMessage` and resolves when it does; resolves to `"failed"` when it
-   * rejects or reports an error/drop, so a scenario can count failures without stopping.
+   * The message as this implementation's platform message, built ahead: building it is an
+   * adapter's parsing work, not dispatch, so scenarios build every message before the measured
+   * window starts.
    */
-  deliver(message: BenchMessage): Promise<"ok" | "failed">;
+  prepare(message: BenchMessage): PreparedMessage;
+  /**
+   * Calls the Chat's `processMessage` and resolves when it does; resolves to `"failed"` when it
+   * rejects or reports an error/drop, so a scenario can count failures without stopping. A
+   * message not {@link prepare}d is built here.
+   */
+  deliver(message: BenchMessage | PreparedMessage): Promise<"ok" | "failed">;
   /** Shuts the Chat down and removes everything the run wrote to the server. */
   close(): Promise<void>;
 }

@@ -1,8 +1,14 @@
-import { Chat, lockKeyFor, type StateAdapter } from "@baton/core";
+import { Chat, lockKeyFor, type Message, type StateAdapter } from "@baton/core";
 import { createMockAdapter, createTestMessage } from "@baton/testing";
 import { Chat as UpstreamChat, type StateAdapter as UpstreamStateAdapter } from "chat";
 import { type OpenBackend, openBackend, type ServerUrls } from "./backends.js";
-import type { BackendName, BenchBot, BenchStrategy, Implementation } from "./bench-bot.js";
+import type {
+  BackendName,
+  BenchBot,
+  BenchMessage,
+  BenchStrategy,
+  Implementation,
+} from "./bench-bot.js";
 import type { HandlerProbe } from "./handler-probe.js";
 import { observeState } from "./observed-state.js";
 import { createUpstreamMessage, UpstreamBenchAdapter } from "./upstream-adapter.js";
@@ -69,8 +75,9 @@ async function createBatonBot(options: BotOptions, backend: OpenBackend): Promis
     connectionsOpened: backend.connectionsOpened,
     lockKeyOf: (threadId) =>
       lockKeyFor("thread", threadId, adapter.channelIdFromThreadId(threadId)),
+    prepare: (message) => ({ ...message, platform: batonMessage(message) }),
     async deliver(message) {
-      const baton = createTestMessage({ ...message, isMention: true });
+      const baton = "platform" in message ? (message.platform as Message) : batonMessage(message);
       try {
         const result = await chat.processMessage(adapter, message.threadId, baton);
         return result.outcome === "error" || result.outcome.startsWith("dropped") ? "failed" : "ok";
@@ -115,9 +122,14 @@ async function createUpstreamBot(options: BotOptions, backend: OpenBackend): Pro
     connectionsOpened: backend.connectionsOpened,
     // Upstream locks and queues under the bare thread id (lockScope "thread").
     lockKeyOf: (threadId) => threadId,
+    prepare: (message) => ({ ...message, platform: createUpstreamMessage(message) }),
     async deliver(message) {
+      const upstream =
+        "platform" in message
+          ? (message.platform as ReturnType<typeof createUpstreamMessage>)
+          : createUpstreamMessage(message);
       try {
-        await chat.processMessage(adapter, message.threadId, createUpstreamMessage(message));
+        await chat.processMessage(adapter, message.threadId, upstream);
         return "ok";
       } catch {
         return "failed";
@@ -131,4 +143,9 @@ async function createUpstreamBot(options: BotOptions, backend: OpenBackend): Pro
       }
     },
   };
+}
+
+/** Baton's message for a bench message: a mention, as an adapter that knows it would mark it. */
+function batonMessage(message: BenchMessage): Message {
+  return createTestMessage({ ...message, isMention: true });
 }

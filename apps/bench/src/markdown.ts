@@ -45,7 +45,7 @@ export function benchmarksMarkdown(report: BenchReport): string {
       `- Node ${env.node} on ${env.platform}`,
       `- CPU: ${env.cpuModel}, ${env.cores} cores; 1-minute load average ${env.loadAverage.toFixed(2)} when the run started`,
       `- Redis ${env.redisVersion}, PostgreSQL ${env.postgresVersion}, both on localhost`,
-      `- Baton: this workspace at ${report.batonRevision}; upstream: ${upstream}`,
+      `- Baton: this workspace at ${report.batonRevision}, its packages as built for publishing (\`dist/\`, built by the command above); upstream: ${upstream}, as published`,
       `- ${report.messages} measured messages per scenario and implementation, ${warmupText(report.warmupMessages)}; ${report.rounds} rounds per scenario and backend, Baton and upstream interleaved (A B, B A, A B, …: which one runs first alternates each round)`,
     ].join("\n"),
     "## Summary",
@@ -76,7 +76,7 @@ const HOW_TO_READ = `- **Round trip**: one request the client sends and waits fo
 - **State calls / msg**: calls to the State adapter per message. On memory nothing crosses a network; on Redis and Postgres one call costs one round trip or more (Baton's Postgres \`enqueue\` is a three-round-trip transaction; upstream's Postgres \`enqueue\` and \`dequeue\` are several statements).
 - **msgs/s**: measured messages divided by the wall time to deliver them all and have every one answered.
 - **Handler runs**: how many times the mention handler ran. Under \`queue\`, messages that waited are answered by one run (the latest, with the others in \`context.skipped\`); every message must be answered exactly once — the check column says so when one was not.
-- The handler does nothing but record what it answered: the numbers are the cost of dispatch and State, not of an adapter or a reply.`;
+- The handler does nothing but record what it answered, and each implementation's platform message is built before the measured window: the numbers are the cost of dispatch and State, not of an adapter's parsing or a reply.`;
 
 function scenarioList(): string {
   const lines = Object.values(SCENARIOS).map((spec) => `- \`${spec.name}\`: ${spec.description}.`);

