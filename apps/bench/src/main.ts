@@ -5,7 +5,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { serverUrlsFromEnv } from "./backends.js";
 import { describeEnvironment } from "./environment.js";
+import { type HandOffResult, measureHandOff, summarizeHandOff } from "./handoff-bench.js";
 import { benchmarksMarkdown } from "./markdown.js";
+import { DEFAULT_MEMORY_PLAN, type MemoryReport, measureMemory } from "./memory-bench.js";
 import { consoleTable, progressLine, ratioTable } from "./report.js";
 import { BACKENDS, runBench } from "./run-bench.js";
 import { SCENARIO_NAMES } from "./scenarios.js";
@@ -23,6 +25,10 @@ const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
   --slack-mentions N  signed Slack mentions per webhook burst (default 1000)
   --slack-handler-ms N  how long each Slack mention handler works (default 200)
   --no-slack       skip the Slack webhook scenario
+  --handoffs N     lock hand-offs measured per implementation and variant (default 200)
+  --no-handoff     skip the lock hand-off scenario
+  --soak-messages N  messages of the memory soak (default 100000)
+  --no-memory      skip the memory scenario (parked waiters, idle threads, soak)
   --slack-only     run only the Slack webhook scenario and replace that section of the report
   --out PATH       where to write the report (default docs/benchmarks.md)
   --no-write       print only; leave docs/benchmarks.md alone
@@ -48,6 +54,10 @@ async function main(): Promise<void> {
       "slack-mentions": { type: "string", default: "1000" },
       "slack-handler-ms": { type: "string", default: "200" },
       "no-slack": { type: "boolean", default: false },
+      handoffs: { type: "string", default: "200" },
+      "no-handoff": { type: "boolean", default: false },
+      "soak-messages": { type: "string", default: "100000" },
+      "no-memory": { type: "boolean", default: false },
       "slack-only": { type: "boolean", default: false },
       out: { type: "string", default: DEFAULT_OUT },
       "no-write": { type: "boolean", default: false },
@@ -92,6 +102,12 @@ async function main(): Promise<void> {
     onResult: (result) => console.log(progressLine(result)),
   });
   console.log(`\n${consoleTable(results)}\n\n${ratioTable(results)}\n`);
+  const handOff = values["no-handoff"]
+    ? undefined
+    : await runHandOffs(positiveInteger("--handoffs", values.handoffs));
+  const memory = values["no-memory"]
+    ? undefined
+    : await runMemory(positiveInteger("--soak-messages", values["soak-messages"]));
   const slack = slackPlan === undefined ? undefined : await runSlack(slackPlan, rounds);
   if (!values["no-write"]) {
     const markdown = benchmarksMarkdown({
@@ -102,6 +118,8 @@ async function main(): Promise<void> {
       rounds,
       batonRevision: gitRevision(),
       slack,
+      handOff,
+      memory,
     });
     await writeFile(values.out, markdown);
     console.log(`wrote ${values.out}`);
@@ -131,6 +149,33 @@ async function slackOnly(
   if (out === undefined) return;
   await writeFile(out, replaceSlackSection(await readFile(out, "utf8"), section));
   console.log(`replaced the Slack webhook section of ${out}`);
+}
+
+/** The lock hand-off scenario: Baton in both variants, upstream on one instance. */
+async function runHandOffs(handOffs: number): Promise<HandOffResult[]> {
+  const results: HandOffResult[] = [];
+  for (const [implementation, variant] of [
+    ["baton", "same-instance"],
+    ["upstream", "same-instance"],
+    ["baton", "other-instance"],
+  ] as const) {
+    const result = await measureHandOff(implementation, variant, handOffs);
+    const summary = summarizeHandOff(result);
+    console.log(
+      `hand-off ${implementation} ${variant}: p50 ${summary?.p50Ms.toFixed(3)} ms, p95 ${summary?.p95Ms.toFixed(3)} ms, max ${summary?.maxMs.toFixed(3)} ms, missed ${result.missed}`,
+    );
+    results.push(result);
+  }
+  return results;
+}
+
+/** The memory scenario, with the soak at `soakMessages` messages. */
+async function runMemory(soakMessages: number): Promise<MemoryReport> {
+  const report = await measureMemory({ ...DEFAULT_MEMORY_PLAN, soakMessages });
+  console.log(
+    `memory: ${Math.round(report.bytesPerParkedWaiter)} B per parked waiter, ${Math.round(report.bytesPerIdleThread)} B per idle thread (${Math.round(report.bytesPerIdleThreadAfterTtl)} B after the dedupe TTL), soak heap ${report.soakBaselineBytes} → ${report.soakAfterBytes} B`,
+  );
+  return report;
 }
 
 /** The Slack webhook scenario, interleaved like the others, with a progress line per burst. */

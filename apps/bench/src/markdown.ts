@@ -8,8 +8,11 @@ import {
   roundTripsPerMessage,
   stateCallsPerMessage,
 } from "./format.js";
+import type { HandOffResult } from "./handoff-bench.js";
+import type { MemoryReport } from "./memory-bench.js";
 import { ratioText, throughputOf, throughputRatio, throughputText } from "./rounds.js";
 import type { BenchResult } from "./run-bench.js";
+import { handOffSection, memorySection } from "./runtime-markdown.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "./scenarios.js";
 import { type SlackReport, slackSection } from "./slack-markdown.js";
 
@@ -27,7 +30,11 @@ export interface BenchReport {
   /** The workspace commit the Baton numbers are from (`abc1234`, `+ local changes` if dirty). */
   readonly batonRevision: string;
   /** The Slack webhook scenario, when it ran. */
-  readonly slack?: SlackReport;
+  readonly slack?: SlackReport | undefined;
+  /** The lock hand-off scenario, when it ran. */
+  readonly handOff?: readonly HandOffResult[] | undefined;
+  /** The memory scenario, when it ran. */
+  readonly memory?: MemoryReport | undefined;
 }
 
 /** docs/benchmarks.md: the machine, the numbers, how to read them, and the caveats. */
@@ -65,6 +72,8 @@ export function benchmarksMarkdown(report: BenchReport): string {
     "## Throughput and latency",
     "Wall time of the measured messages only, as the median of the rounds with the slowest and fastest round in brackets; **ratio** is Baton's median over upstream's (above 1: Baton is faster). Latency is the median over the rounds of each round's p50/p95 per `processMessage` call, for the uncontended scenarios (a contender's latency is mostly waiting for the holder's handler). The check column covers every round.",
     ...backendsIn(report.results).map((backend) => throughputSection(report.results, backend)),
+    ...handOffSection(report.handOff),
+    ...memorySection(report.memory),
     ...slackSection(report.slack),
     "## Caveats",
     CAVEATS,
