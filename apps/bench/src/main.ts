@@ -16,8 +16,8 @@ import { replaceSlackSection, type SlackReport, slackSection } from "./slack-mar
 
 const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
 
-  --messages N     measured messages per scenario and implementation (default 300)
-  --warmup N       warm-up messages before each measurement (default 30)
+  --messages N     measured messages per scenario and implementation (default 1000)
+  --warmup N       warm-up messages before each measurement (default 200)
   --rounds N       interleaved rounds per scenario and backend, median reported (default 5)
   --no-fast-paths  measure Baton without the State's fused fast paths (the fallback path)
   --backends LIST  comma-separated: memory,redis,postgres (default all)
@@ -45,8 +45,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     args: argv[0] === "--" ? argv.slice(1) : argv,
     options: {
-      messages: { type: "string", default: "300" },
-      warmup: { type: "string", default: "30" },
+      messages: { type: "string", default: "1000" },
+      warmup: { type: "string", default: "200" },
       rounds: { type: "string", default: "5" },
       "no-fast-paths": { type: "boolean", default: false },
       backends: { type: "string", default: BACKENDS.join(",") },

@@ -230,12 +230,32 @@ function ratioSummary(results: readonly BenchResult[], rounds: number): string {
     });
     return `- ${title(backend)}: ${parts.join(", ")}`;
   });
+  const uncontended = SCENARIO_NAMES.filter((scenario) => SCENARIOS[scenario].perThread === 1);
+  const short = backendsIn(results).flatMap((backend) =>
+    scenariosIn(results)
+      .filter((scenario) => uncontended.includes(scenario))
+      .filter((scenario) => {
+        const ratio = throughputRatio(
+          throughputOf(results, backend, scenario, "baton"),
+          throughputOf(results, backend, scenario, "upstream"),
+        );
+        return ratio === undefined || ratio < GOAL_RATIO;
+      })
+      .map((scenario) => `${title(backend)} \`${scenario}\``),
+  );
   return [
     `Baton's msgs/s over upstream's (median of ${rounds} interleaved rounds each; above 1× Baton is faster). Timings on this shared machine are noisy: the min–max ranges are in the throughput tables below.`,
     "",
     ...lines,
+    "",
+    short.length === 0
+      ? `Goal of issue 16 (≥ ${GOAL_RATIO}× upstream in every uncontended scenario, same run): met.`
+      : `Goal of issue 16 (≥ ${GOAL_RATIO}× upstream in every uncontended scenario, same run): **not met** for ${short.join(", ")}; docs/performance.md says where the time goes.`,
   ].join("\n");
 }
+
+/** Issue 16's goal for the uncontended scenarios: Baton's msgs/s over upstream's. */
+const GOAL_RATIO = 2;
 
 function mix(result: BenchResult): string {
   return perMessageMix(result.measurement.roundTrips.byOperation, result.measurement.messages);
