@@ -49,7 +49,7 @@ export function memorySection(report: MemoryReport | undefined): string[] {
   ];
   return [
     "## Memory",
-    "Baton on the memory State (fused fast paths) with an injected clock, so TTLs pass without waiting. Each figure is a difference of `heapUsed` after two full garbage collections, divided by the count. A parked waiter is a message queued behind a busy thread and waiting, in this process, for the holder's drain: its delivery record, its `processMessage` promise and its queue entry. An idle thread handled one message and has nothing running; what it keeps is its message's dedupe mark (`dedupeTtlMs`, 10 minutes), and nothing once that expired.",
+    "Baton on the memory State (fused fast paths) with an injected clock, so TTLs pass without waiting. Each figure is a difference of `heapUsed` after full garbage collections, divided by the count; the readings compared are taken in the same settled state (every TTL passed and purged, a few messages run after the purge so emptied tables are back at their working size). A parked waiter is a message queued behind a busy thread and waiting, in this process, for the holder's drain: its delivery record, its `processMessage` promise and its queue entry. An idle thread handled one message and has nothing running; what it keeps is its message's dedupe mark (`dedupeTtlMs`, 10 minutes), and nothing once that expired.",
     markdownTable(["what", "heap per item"], rows),
     `Soak: ${report.soakMessages.toLocaleString("en-US")} messages over ${report.soakThreads} threads, ${report.soakInFlight} in flight, strategy \`queue\`; then every TTL passes (dedupe marks, queue entries) and the State purges. Heap after the warm-up ${mebibytes(report.soakBaselineBytes)}, after the soak ${mebibytes(report.soakAfterBytes)}: ${signedPercent(drift)} (goal: back to the baseline ± ${SOAK_TOLERANCE * 100} %, ${Math.abs(drift) <= SOAK_TOLERANCE ? "met" : "not met"}); ${report.soakUnanswered === 0 ? "every message answered" : `${report.soakUnanswered} messages unanswered`}.`,
   ];
@@ -61,7 +61,10 @@ function ms(value: number): string {
 }
 
 function bytes(value: number): string {
-  return `${Math.round(value).toLocaleString("en-US")} B`;
+  const rounded = Math.round(value);
+  // A reading below the baseline is heap noise (what the collector happened to leave), not data.
+  if (rounded <= 0) return `≈ 0 B (measured ${rounded.toLocaleString("en-US")} B)`;
+  return `${rounded.toLocaleString("en-US")} B`;
 }
 
 function mebibytes(value: number): string {
