@@ -16,8 +16,8 @@ import { replaceSlackSection, type SlackReport, slackSection } from "./slack-mar
 
 const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
 
-  --messages N     measured messages per scenario and implementation (default 1000)
-  --warmup N       warm-up messages before each measurement (default 200)
+  --messages N     measured messages per scenario and implementation (default 1000; memory: 10×)
+  --warmup N       warm-up messages before each measurement (default 200; memory: 10×)
   --rounds N       interleaved rounds per scenario and backend, median reported (default 5)
   --no-fast-paths  measure Baton without the State's fused fast paths (the fallback path)
   --backends LIST  comma-separated: memory,redis,postgres (default all)

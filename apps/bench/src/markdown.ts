@@ -11,7 +11,7 @@ import {
 import type { HandOffResult } from "./handoff-bench.js";
 import type { MemoryReport } from "./memory-bench.js";
 import { ratioText, throughputOf, throughputRatio, throughputText } from "./rounds.js";
-import type { BenchResult } from "./run-bench.js";
+import { type BenchResult, MEMORY_MESSAGE_FACTOR } from "./run-bench.js";
 import { handOffSection, memorySection } from "./runtime-markdown.js";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "./scenarios.js";
 import { type SlackReport, slackSection } from "./slack-markdown.js";
@@ -53,7 +53,7 @@ export function benchmarksMarkdown(report: BenchReport): string {
       `- CPU: ${env.cpuModel}, ${env.cores} cores; 1-minute load average ${env.loadAverage.toFixed(2)} when the run started`,
       `- Redis ${env.redisVersion}, PostgreSQL ${env.postgresVersion}, both on localhost`,
       `- Baton: this workspace at ${report.batonRevision}, its packages as built for publishing (\`dist/\`, built by the command above); upstream: ${upstream}, as published`,
-      `- ${report.messages} measured messages per scenario and implementation, ${warmupText(report.warmupMessages)}; ${report.rounds} rounds per scenario and backend, Baton and upstream interleaved (A B, B A, A B, …: which one runs first alternates each round)`,
+      `- ${report.messages} measured messages per scenario and implementation on Redis and PostgreSQL, ${MEMORY_MESSAGE_FACTOR}× as many on memory (where a run of ${report.messages} lasts only milliseconds), ${warmupText(report.warmupMessages)} (${MEMORY_MESSAGE_FACTOR}× on memory too); ${report.rounds} rounds per scenario and backend, Baton and upstream interleaved (A B, B A, A B, …: which one runs first alternates each round)`,
     ].join("\n"),
     "## Summary",
     ratioSummary(report.results, report.rounds),

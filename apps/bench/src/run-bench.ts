@@ -10,6 +10,18 @@ import {
   type ScenarioName,
 } from "./scenarios.js";
 
+/**
+ * How many times more messages a memory run measures than a server run: without a network a
+ * run of the plan's count lasts only tens of milliseconds, too short to say anything on a
+ * shared machine.
+ */
+export const MEMORY_MESSAGE_FACTOR = 10;
+
+/** The messages (measured or warm-up) one run on `backend` gets for the plan's `count`. */
+export function messagesOn(backend: BackendName, count: number): number {
+  return backend === "memory" ? count * MEMORY_MESSAGE_FACTOR : count;
+}
+
 /** Every backend, in report order. */
 export const BACKENDS: readonly BackendName[] = ["memory", "redis", "postgres"];
 
@@ -98,8 +110,8 @@ async function measureOne(
   try {
     const runId = `${implementation[0]}${backend[0]}${Date.now().toString(36)}`;
     const measurement = await runScenario(bot, probe, spec, messageSource(runId), {
-      messages: plan.messages,
-      warmupMessages: plan.warmupMessages,
+      messages: messagesOn(backend, plan.messages),
+      warmupMessages: messagesOn(backend, plan.warmupMessages),
     });
     return { backend, scenario, implementation, round, measurement };
   } finally {
