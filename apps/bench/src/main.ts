@@ -120,6 +120,7 @@ async function main(): Promise<void> {
       slack,
       handOff,
       memory,
+      loadAverageAtEnd: os.loadavg()[0],
     });
     await writeFile(values.out, markdown);
     console.log(`wrote ${values.out}`);

@@ -35,6 +35,8 @@ export interface BenchReport {
   readonly handOff?: readonly HandOffResult[] | undefined;
   /** The memory scenario, when it ran. */
   readonly memory?: MemoryReport | undefined;
+  /** The 1-minute load average when the last measurement ended (other work may start meanwhile). */
+  readonly loadAverageAtEnd?: number | undefined;
 }
 
 /** docs/benchmarks.md: the machine, the numbers, how to read them, and the caveats. */
@@ -50,7 +52,7 @@ export function benchmarksMarkdown(report: BenchReport): string {
     "## Machine",
     [
       `- Node ${env.node} on ${env.platform}`,
-      `- CPU: ${env.cpuModel}, ${env.cores} cores; 1-minute load average ${env.loadAverage.toFixed(2)} when the run started`,
+      `- CPU: ${env.cpuModel}, ${env.cores} cores; 1-minute load average ${env.loadAverage.toFixed(2)} when the run started${report.loadAverageAtEnd === undefined ? "" : `, ${report.loadAverageAtEnd.toFixed(2)} when it ended`}`,
       `- Redis ${env.redisVersion}, PostgreSQL ${env.postgresVersion}, both on localhost`,
       `- Baton: this workspace at ${report.batonRevision}, its packages as built for publishing (\`dist/\`, built by the command above); upstream: ${upstream}, as published`,
       `- ${report.messages} measured messages per scenario and implementation on Redis and PostgreSQL, ${MEMORY_MESSAGE_FACTOR}× as many on memory (where a run of ${report.messages} lasts only milliseconds), ${warmupText(report.warmupMessages)} (${MEMORY_MESSAGE_FACTOR}× on memory too); ${report.rounds} rounds per scenario and backend, Baton and upstream interleaved (A B, B A, A B, …: which one runs first alternates each round)`,
