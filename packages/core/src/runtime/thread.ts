@@ -81,11 +81,7 @@ export interface ThreadOptions {
   history?: ThreadHistoryCache;
   /** Streaming settings from the Chat config (interval, placeholder, clock). Default: upstream's. */
   streaming?: StreamingSettings;
-  /**
-   * The handler run's `context.signal`: aborting it stops a stream this thread is posting. A
-   * function returning it is called only when a stream starts, so a run that posts no stream
-   * never makes the signal.
-   */
+  /** `context.signal`, or a function making it once a stream starts; aborting stops the stream. */
   signal?: AbortSignal | (() => AbortSignal);
 }
 
@@ -364,12 +360,7 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
         id: this.id,
         logger: this.logger,
         streaming: this.streaming,
-        ...(this.streamSignal
-          ? {
-              signal:
-                typeof this.streamSignal === "function" ? this.streamSignal() : this.streamSignal,
-            }
-          : {}),
+        ...(this.streamSignal ? { signal: streamSignalOf(this.streamSignal) } : {}),
         ...(this.currentMessage ? { currentMessage: this.currentMessage } : {}),
         post: (content) => this.adapter.postMessage(this.id, content),
       },
@@ -400,4 +391,9 @@ export class ThreadImpl<TState = Record<string, unknown>> implements Thread<TSta
   private call<T>(step: string, run: () => Promise<T>): Promise<T> {
     return callAdapter(this.adapter, step, run, this.logger);
   }
+}
+
+/** The run's signal, made now if the run left only a way to make it (`ThreadOptions.signal`). */
+function streamSignalOf(signal: AbortSignal | (() => AbortSignal)): AbortSignal {
+  return typeof signal === "function" ? signal() : signal;
 }
