@@ -56,6 +56,7 @@ async function debounceRounds(context: StrategyContext, session: LockSession): P
   const lockKey = session.lock.key;
   while (session.usable) {
     if (!(await waitForQuiet(context, session))) return;
+    session.noteQueueLook();
     const entries = await dequeueAll(context, lockKey);
     if (entries.length === 0) return;
     await runEntries(context, session, lockKey, entries);

@@ -56,6 +56,7 @@ export async function drainQueue(
 ): Promise<void> {
   while (session.usable) {
     arrivedSinceLastLook?.();
+    session.noteQueueLook();
     const entries = await dequeueAll(context, lockKey);
     if (entries.length === 0) return;
     await runEntries(context, session, lockKey, entries);

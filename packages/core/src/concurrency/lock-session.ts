@@ -147,6 +147,14 @@ export class LockSession {
     this.stopListening?.();
   }
 
+  /**
+   * Call right before taking entries from the queue of this lock key: orders the look against
+   * the local deliveries waiting on it ({@link LocalHolders.noteLook}).
+   */
+  noteQueueLook(): void {
+    this.holders.noteLook(this.lock.key);
+  }
+
   /** Starts the lifetime clock of the next handler run (`maxLockLifetimeMs` is per run). */
   beginRun(): void {
     this.keeper.beginRun();
@@ -186,6 +194,8 @@ export class LockSession {
       // may still have succeeded on the backend.
       const { state } = this.context;
       if (state.releaseAndNext) {
+        // The fused release looks at the queue atomically with the release: a look under lock.
+        this.holders.noteLook(this.lock.key);
         const { next } = await state.releaseAndNext(this.lock);
         this.queuedAfterRelease = next !== null;
       } else {

@@ -15,6 +15,9 @@ const CONTENDER_ATTEMPTS = 3;
  * the holder's last look at the queue (an empty dequeue, or none at all when the release is the
  * State's `releaseAndNext`) and the release would otherwise wait with no holder (the lost
  * wake-up). If the queue is not empty the lock is taken again and `work` runs again.
+ *
+ * When the last local turn on the key ends, the local deliveries still waiting on it are settled
+ * ({@link settleStranded}): their entries left the queue without this process draining them.
  */
 export async function holdThenRecheck(
   context: StrategyContext,
@@ -22,22 +25,56 @@ export async function holdThenRecheck(
   session: LockSession,
   work: HeldWork,
 ): Promise<void> {
-  let current: LockSession | null = session;
-  while (current) {
-    const lockKey = current.lock.key;
-    let failed = true;
-    try {
-      await work(current);
-      failed = false;
-    } finally {
-      await current.release();
-      // The work failed (e.g. the State went away mid-drain), so the re-check below is skipped:
-      // hand off the local contenders still waiting on this key, or they are never answered.
-      if (failed && !holders.has(lockKey)) context.handOff(lockKey);
+  const lockKey = session.lock.key;
+  let lapsed = false;
+  holders.enterTurns(lockKey);
+  try {
+    let current: LockSession | null = session;
+    while (current) {
+      let failed = true;
+      try {
+        await work(current);
+        failed = false;
+      } finally {
+        // Read before the release: afterwards the keeper is stopped and says nothing more.
+        lapsed ||= !current.held || current.adopted;
+        await current.release();
+        // The work failed (e.g. the State went away mid-drain), so the re-check below is skipped:
+        // hand off the local contenders still waiting on this key, or they are never answered.
+        if (failed && !holders.has(lockKey)) context.handOff(lockKey);
+      }
+      current = await reacquireIfPending(context, holders, lockKey, current.queuedAfterRelease);
     }
-    current = await reacquireIfPending(context, holders, lockKey, current.queuedAfterRelease);
+  } finally {
+    const turns = holders.exitTurns(lockKey, lapsed);
+    if (turns.done) settleStranded(context, lockKey, turns.lapsed, turns.lastLookStamp);
   }
 }
+
+/**
+ * Settles the local deliveries of `lockKey` still waiting for a holder of this process, once the
+ * last local turn on the key has ended: their entries left the queue, and this process did not
+ * drain them. One that waited since before the turns' last look at the queue under the lock
+ * (`lastLookStamp`), with the lease held throughout, was not found by that look, and no other
+ * process could drain the queue meanwhile: another instance's enqueue evicted it (`drop-oldest`)
+ * and recorded it `preempted`, so the waiter gets the same disposition. For any other — a lease
+ * lapsed, or it began waiting after that look — another holder may have drained its entry after
+ * the release: it is handed off, as one queued behind another instance's holder is.
+ */
+function settleStranded(
+  context: StrategyContext,
+  lockKey: string,
+  lapsed: boolean,
+  lastLookStamp: number | undefined,
+): void {
+  if (!lapsed && lastLookStamp !== undefined) {
+    context.settleWaiting(lockKey, "preempted", EVICTED_REASON, lastLookStamp);
+  }
+  context.settleWaiting(lockKey, "queued", "held by another instance");
+}
+
+/** The reason of a delivery evicted from a full queue by a newer message (`drop-oldest`). */
+const EVICTED_REASON = "queue full (drop-oldest)";
 
 async function reacquireIfPending(
   context: StrategyContext,

@@ -138,6 +138,19 @@ export interface StrategyContext {
    */
   handOff(lockKey: string): void;
   /**
+   * Settles the local deliveries of `lockKey` that still wait for a holder of this process (their
+   * strategy part ended with the message left to that holder's drain) — only those that began
+   * waiting before `waitingBefore` (a `LocalHolders.stamp`) when it is given. A terminal
+   * disposition here was decided, and counted, by the process that removed the entry, so it is
+   * not counted again; `queued` is counted as a hand-off.
+   */
+  settleWaiting(
+    lockKey: string,
+    disposition: DeliveryDisposition,
+    reason: string,
+    waitingBefore?: number,
+  ): void;
+  /**
    * Told when `drop` drops a message for a held lock (the user's `onLockConflict` callback, for
    * metrics or a reply). Never rejects; dropping happens whatever it does.
    */

@@ -58,6 +58,11 @@ export class TrackedOutcome {
  */
 export class DeliveryRegistry {
   private readonly pending = new Map<string, Pending>();
+  /**
+   * Per lock key, the pending deliveries waiting for a local holder ({@link markWaiting}), with
+   * the stamp of when each began to wait.
+   */
+  private readonly waiting = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly observer: Observer | undefined,
@@ -131,10 +136,13 @@ export class DeliveryRegistry {
     return !this.pending.has(key);
   }
 
-  /** Records `disposition` for `key`; only the first call for a tracked key has an effect. */
-  settle(key: string, disposition: DeliveryDisposition, reason?: string): void {
+  /**
+   * Records `disposition` for `key`; only the first call for a tracked key has an effect. Counted
+   * on the observer unless `counted` is false (another process already counted it).
+   */
+  settle(key: string, disposition: DeliveryDisposition, reason?: string, counted = true): void {
     const entry = this.pending.get(key);
-    this.count(key, disposition);
+    if (counted) this.count(key, disposition);
     if (this.observesEvents) {
       this.emit({
         kind: "settled",
@@ -149,6 +157,7 @@ export class DeliveryRegistry {
       return;
     }
     this.pending.delete(key);
+    this.stopWaiting(entry.lockKey, key);
     // A hand-off ends this instance's part: its handler run, if any, is reported by the instance
     // that drains the entry (ADR 0011).
     this.endSpan(entry.span, spanOutcome(disposition), reason);
@@ -162,6 +171,43 @@ export class DeliveryRegistry {
     for (const [key, entry] of [...this.pending]) {
       if (entry.lockKey === lockKey) this.settle(key, "queued", "held by another instance");
     }
+  }
+
+  /**
+   * Notes that a tracked delivery's strategy part has ended with its message left in the State
+   * queue for a holder of this process, at `stamp` (a `LocalHolders.stamp`), so
+   * {@link settleWaiting} may settle it.
+   */
+  markWaiting(key: string, stamp: number): void {
+    const entry = this.pending.get(key);
+    if (!entry) return;
+    const keys = this.waiting.get(entry.lockKey);
+    if (keys) keys.set(key, stamp);
+    else this.waiting.set(entry.lockKey, new Map([[key, stamp]]));
+  }
+
+  /**
+   * Settles the deliveries of `lockKey` marked by {@link markWaiting} and not settled yet; with
+   * `waitingBefore`, only those marked with a smaller stamp. A terminal disposition is not
+   * counted again: the process that decided it counted it (ADR 0011).
+   */
+  settleWaiting(
+    lockKey: string,
+    disposition: DeliveryDisposition,
+    reason: string,
+    waitingBefore = Number.POSITIVE_INFINITY,
+  ): void {
+    const keys = this.waiting.get(lockKey);
+    if (!keys) return;
+    for (const [key, stamp] of [...keys]) {
+      if (stamp < waitingBefore) this.settle(key, disposition, reason, disposition === "queued");
+    }
+  }
+
+  private stopWaiting(lockKey: string, key: string): void {
+    const keys = this.waiting.get(lockKey);
+    if (!keys?.delete(key)) return;
+    if (keys.size === 0) this.waiting.delete(lockKey);
   }
 
   /** Settles every waiting delivery, e.g. at shutdown when their entries stay queued. */

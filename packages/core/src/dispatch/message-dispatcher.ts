@@ -212,15 +212,16 @@ export class MessageDispatcher {
   }
 
   /**
-   * A delivery not settled once the strategy's part ended waits for a local holder's drain;
-   * with no local holder its entry is in the shared queue for another instance, so waiting here
-   * could last forever: it is settled `queued`.
+   * A delivery not settled once the strategy's part ended waits for a local holder's drain, and
+   * is marked so: if its entry leaves the queue some other way, that holder's last turn settles
+   * it. With no local holder its entry is in the shared queue for another instance, so waiting
+   * here could last forever: it is settled `queued`.
    */
   private settleIfHandedOff(delivery: Delivery): void {
     const { registry, holders } = this.options;
-    if (!registry.isSettled(delivery.key) && !holders.has(delivery.lockKey)) {
-      registry.settle(delivery.key, "queued", "held by another instance");
-    }
+    if (registry.isSettled(delivery.key)) return;
+    if (holders.has(delivery.lockKey)) registry.markWaiting(delivery.key, holders.stamp());
+    else registry.settle(delivery.key, "queued", "held by another instance");
   }
 
   private fusedDepsMade: FusedAcceptDeps | undefined;

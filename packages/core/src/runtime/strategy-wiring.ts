@@ -125,6 +125,8 @@ export function wireStrategy<TThread, TChannel>(
     settle: (key, disposition, reason) => deliveries.settle(key, disposition, reason),
     unaccept: (key) => forgetDedupeMark(config.state, logger, key),
     handOff: (lockKey) => deliveries.handOff(lockKey),
+    settleWaiting: (lockKey, disposition, reason, waitingBefore) =>
+      deliveries.settleWaiting(lockKey, disposition, reason, waitingBefore),
     adapterNamed: (name) => config.adapters[name],
     recordDurationMs: (name, durationMs) => deliveries.recordDurationMs(name, durationMs, {}),
     onQueued: (delivery) =>

@@ -108,6 +108,7 @@ export async function createStrategyHarness(
       dispositions.set(key, [...(dispositions.get(key) ?? []), disposition]);
     },
     handOff: () => {},
+    settleWaiting: () => {},
     unaccept: async () => {},
     adapterNamed: (name) => (name === adapter.name ? adapter : undefined),
   };
