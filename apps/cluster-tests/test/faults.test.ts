@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -139,9 +140,24 @@ describe("Postgres connections terminated mid-run", () => {
   }, 90_000);
 });
 
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
 describe("Redis restarted mid-run", () => {
   it("handlers see errors or lease loss, never overlap, and the runtime recovers when Redis is back", async () => {
-    const port = 6_390 + Math.floor(Math.random() * 50);
+    // A port the OS says is free: a fixed range once hit PgBouncer (6432), whose Postgres error
+    // answer the Redis probe could not decode.
+    const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), "baton-redis-"));
     const startRedis = (): ChildProcess =>
       spawn(
