@@ -29,7 +29,7 @@ describe.each([
       apiUrl: fake.url,
       mode: "webhook",
     });
-    const { server, write } = await startAgentOn(telegram, TELEGRAM_PATH, chosen.state);
+    const { server, ...model } = await startAgentOn(telegram, TELEGRAM_PATH, chosen.state);
     try {
       const request = createTelegramWebhookRequest({
         update: updates.message("what is Baton?"),
@@ -42,11 +42,13 @@ describe.each([
       });
       const texts = () => fake.sentTo(CHAT).map((message) => message.text ?? "");
       await eventually(texts, (seen) => seen.some((text) => text.startsWith("Answering")));
-      await write(6);
+      await model.write(6);
+      await eventually(texts, (seen) => seen.some((text) => text.startsWith("I read the last")));
       expect(await server.bot.stop(`telegram:${CHAT}`)).toBe(true);
-      await write(100);
-      const seen = await eventually(texts, (all) => all.includes(notices.stopped));
-      const answer = seen.find((text) => text.startsWith("I read the last"));
+      await eventually(texts, (all) => all.includes(notices.stopped));
+      await model.tick(100);
+      const answer = texts().find((text) => text.startsWith("I read the last"));
+      expect(answer).toBeDefined();
       expect(answer).not.toMatch(/deterministic/);
     } finally {
       await server.close();

@@ -8,14 +8,14 @@ import { SLACK_PATH } from "@baton/bot-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notices, STOP_ACTION } from "../src/bot.js";
 import type { AgentServer } from "../src/server.js";
-import { eventually, startAgentOn } from "./platform-harness.js";
+import { type DrivenModel, eventually, startAgentOn } from "./platform-harness.js";
 
 const DM = "D0USER";
 
 describe("the agent bot on Slack (offline fake Slack)", () => {
   let fake: FakeSlack;
   let server: AgentServer;
-  let write: (words: number) => Promise<void>;
+  let model: DrivenModel;
 
   beforeAll(async () => {
     fake = await startFakeSlack();
@@ -25,7 +25,7 @@ describe("the agent bot on Slack (offline fake Slack)", () => {
       apiUrl: fake.apiUrl,
       retryConfig: { retries: 0 },
     });
-    ({ server, write } = await startAgentOn(slack, SLACK_PATH));
+    ({ server, ...model } = await startAgentOn(slack, SLACK_PATH));
   });
   afterAll(async () => {
     await server.close();
@@ -57,7 +57,7 @@ describe("the agent bot on Slack (offline fake Slack)", () => {
     expect(response.status).toBe(200);
     const texts = () => fake.store.history(DM).map((message) => message.text);
     await eventually(texts, (seen) => seen.some((text) => text.startsWith("Answering")));
-    await write(200);
+    await model.finish();
     const seen = await eventually(texts, (all) => all.some((t) => /deterministic/.test(t)));
     expect(seen.find((t) => /deterministic/.test(t))).toMatch(
       /^I read the last [1-9]\d* messages.*You asked: "what is Baton\?"/s,
@@ -99,7 +99,7 @@ describe("the agent bot on Slack (offline fake Slack)", () => {
     const button = findButton(card?.blocks, STOP_ACTION);
     expect(button?.value).toMatch(/^slack:D0USER/);
     // Some words, so the answer is under way (posted, then edited as it grows).
-    await write(6);
+    await model.write(6);
     await eventually(
       () => since().map((message) => message.text),
       (all) => all.some((text) => text.startsWith("I read the last")),
@@ -132,7 +132,7 @@ describe("the agent bot on Slack (offline fake Slack)", () => {
       () => since().map((message) => message.text),
       (all) => all.includes(notices.stopped),
     );
-    await write(100);
+    await model.tick(100);
     const texts = since().map((message) => message.text);
     expect(texts).not.toContain(notices.answered);
     const answer = texts.find((text) => text.startsWith("I read the last"));

@@ -10,7 +10,7 @@ import { createFakeClock } from "@baton/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notices, STOP_ACTION } from "../src/bot.js";
 import type { AgentServer } from "../src/server.js";
-import { eventually, startAgentOn } from "./platform-harness.js";
+import { type DrivenModel, eventually, startAgentOn } from "./platform-harness.js";
 
 const USER = { id: "29:user-1", name: "Ada User", aadObjectId: "aad-user-1" };
 const PERSONAL_CHAT = "a:personal-user-1";
@@ -25,7 +25,7 @@ interface StreamInfo {
 describe("the agent bot on Microsoft Teams (offline fake Bot Framework, signed tokens)", () => {
   let fake: FakeBotFramework;
   let server: AgentServer;
-  let write: (words: number) => Promise<void>;
+  let model: DrivenModel;
   let sequence = 0;
 
   beforeAll(async () => {
@@ -40,7 +40,7 @@ describe("the agent bot on Microsoft Teams (offline fake Bot Framework, signed t
       apiUrl: fake.serviceUrl,
       clock,
     });
-    ({ server, write } = await startAgentOn(teams, TEAMS_PATH, createMemoryState(), clock));
+    ({ server, ...model } = await startAgentOn(teams, TEAMS_PATH, createMemoryState(), clock));
   });
   afterAll(async () => {
     await server.close();
@@ -118,7 +118,7 @@ describe("the agent bot on Microsoft Teams (offline fake Bot Framework, signed t
     expect(JSON.stringify(card?.body)).toContain(notices.answering);
 
     // A few words: Teams shows the answer growing, one streaming update per word.
-    await write(3);
+    await model.write(3);
     const growing = await eventually(
       () => typingTexts(from),
       (texts) => texts.length >= 3,
@@ -130,7 +130,7 @@ describe("the agent bot on Microsoft Teams (offline fake Bot Framework, signed t
     }
     expect(finalMessage(from)).toBeUndefined();
 
-    await write(200);
+    await model.finish();
     const final = await eventually(
       () => finalMessage(from),
       (found) => found !== undefined,
@@ -161,7 +161,7 @@ describe("the agent bot on Microsoft Teams (offline fake Bot Framework, signed t
     );
     const data = stopData(card?.body);
     expect(data?.value).toMatch(/^teams:/);
-    await write(4);
+    await model.write(4);
     await eventually(
       () => typingTexts(from),
       (texts) => texts.length >= 2,
@@ -179,7 +179,7 @@ describe("the agent bot on Microsoft Teams (offline fake Bot Framework, signed t
       () => edits(from),
       (bodies) => bodies.some((body) => body.includes(notices.stopped)),
     );
-    await write(100);
+    await model.tick(100);
     const finalText = String(final?.body?.text ?? "");
     // What the model said before the click stays; the rest of the answer never comes.
     expect(finalText.startsWith("I read the last")).toBe(true);

@@ -9,7 +9,7 @@ import { TELEGRAM_PATH } from "@baton/bot-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notices } from "../src/bot.js";
 import type { AgentServer } from "../src/server.js";
-import { eventually, startAgentOn } from "./platform-harness.js";
+import { type DrivenModel, eventually, startAgentOn } from "./platform-harness.js";
 
 const SECRET = "agent-secret";
 const CHAT = 7527593;
@@ -17,7 +17,7 @@ const CHAT = 7527593;
 describe("the agent bot on Telegram (offline fake Bot API)", () => {
   let fake: FakeTelegram;
   let server: AgentServer;
-  let write: (words: number) => Promise<void>;
+  let model: DrivenModel;
   let updates: TelegramUpdateBuilder;
 
   beforeAll(async () => {
@@ -30,7 +30,7 @@ describe("the agent bot on Telegram (offline fake Bot API)", () => {
       apiUrl: fake.url,
       mode: "webhook",
     });
-    ({ server, write } = await startAgentOn(telegram, TELEGRAM_PATH));
+    ({ server, ...model } = await startAgentOn(telegram, TELEGRAM_PATH));
   });
   afterAll(async () => {
     await server.close();
@@ -51,7 +51,7 @@ describe("the agent bot on Telegram (offline fake Bot API)", () => {
   it("streams an answer that read the conversation into a private chat, by post and edit", async () => {
     await deliver(updates.message("what is Baton?"));
     await eventually(texts, (seen) => seen.some((text) => text.startsWith("Answering")));
-    await write(200);
+    await model.finish();
     const seen = await eventually(texts, (all) => all.some((t) => /deterministic/.test(t)));
     const answer = seen.find((text) => /deterministic/.test(text));
     expect(answer).toMatch(/^I read the last [1-9]\d* messages.*You asked: "what is Baton\?"/s);
@@ -69,7 +69,7 @@ describe("the agent bot on Telegram (offline fake Bot API)", () => {
           .find((m) => m.text?.startsWith("Answering")),
       (found) => found !== undefined,
     );
-    await write(8);
+    await model.write(8);
     const markup = control?.reply_markup as {
       inline_keyboard: Array<Array<{ callback_data: string }>>;
     };
@@ -83,8 +83,10 @@ describe("the agent bot on Telegram (offline fake Bot API)", () => {
         text: control?.text,
       }),
     );
-    await write(100);
+    // The stop ends the stream with no further word: wait for it in real time, then let the
+    // model's clock run on to show that nothing more is said.
     const seen = await eventually(texts, (all) => all.slice(before).includes(notices.stopped));
+    await model.tick(100);
     const answer = seen.slice(before).find((text) => text.startsWith("I read the last"));
     expect(answer).toBeDefined();
     expect(answer).not.toMatch(/deterministic/);

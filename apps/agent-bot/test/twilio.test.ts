@@ -5,30 +5,19 @@ import {
   startFakeTwilio,
 } from "@baton/adapter-twilio/testing";
 import { createMemoryState } from "@baton/state-memory";
-import { createFakeClock } from "@baton/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notices } from "../src/bot.js";
-import { createLocalModel } from "../src/local-model.js";
 import { type AgentServer, startAgentServer } from "../src/server.js";
+import { driveLocalModel, eventually } from "./platform-harness.js";
 
 const BOT_NUMBER = "+15550000001";
 const PATH = "/api/twilio";
 /** The public URL configured on the number: what Twilio signs, whatever host serves it. */
 const PUBLIC_URL = `https://agent.example.com${PATH}`;
 
-/** Waits (real time: the bot answers after the webhook, over real sockets) for `predicate`. */
-async function eventually<T>(read: () => T, predicate: (value: T) => boolean): Promise<T> {
-  for (let waitedMs = 0; ; waitedMs += 10) {
-    const value = read();
-    if (predicate(value)) return value;
-    if (waitedMs > 15_000) throw new Error(`gave up waiting; last seen ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe("the agent bot on SMS (Twilio adapter, offline fake)", () => {
-  // The model's pace follows this clock, so the test decides how far an answer has got.
-  const modelClock = createFakeClock();
+  // The model's pace follows a fake clock, so the test decides how far an answer has got.
+  const model = driveLocalModel();
   let fake: FakeTwilio;
   let server: AgentServer;
   let sequence = 0;
@@ -44,7 +33,7 @@ describe("the agent bot on SMS (Twilio adapter, offline fake)", () => {
     });
     server = await startAgentServer({
       state: createMemoryState(),
-      model: createLocalModel({ clock: modelClock, chunkDelayMs: 1_000 }),
+      model: model.model,
       port: 0,
       logger: "silent",
       platforms: [{ adapter: twilio, path: PATH }],
@@ -77,14 +66,6 @@ describe("the agent bot on SMS (Twilio adapter, offline fake)", () => {
     expect(response.status).toBe(200);
   };
 
-  /** Lets the model write `words` more words, one fake second each. */
-  const write = async (words: number) => {
-    for (let word = 0; word < words; word++) {
-      await modelClock.advance(1_000);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
-
   it("answers an SMS in one message (SMS cannot stream), after reading the history core keeps", async () => {
     const customer = "+15550000002";
     await text(customer, "what is Baton?");
@@ -94,7 +75,7 @@ describe("the agent bot on SMS (Twilio adapter, offline fake)", () => {
       (bodies) => bodies.length === 1,
     );
     expect(fake.bodiesTo(customer)[0]).toMatch(/Answering…[\s\S]*1[.)]?\s*Stop/);
-    await write(200);
+    await model.finish();
     const bodies = await eventually(
       () => fake.bodiesTo(customer),
       (seen) => seen.length === 2,
@@ -113,13 +94,16 @@ describe("the agent bot on SMS (Twilio adapter, offline fake)", () => {
       () => fake.bodiesTo(customer),
       (bodies) => bodies.length === 1,
     );
-    await write(8);
+    await model.write(8);
     await text(customer, "1");
-    await write(100);
-    const bodies = await eventually(
+    // The stop ends the answer with no further word: wait for it in real time, then let the
+    // model's clock run on to show that nothing more is said.
+    await eventually(
       () => fake.bodiesTo(customer),
       (seen) => seen.includes(notices.stopped),
     );
+    await model.tick(100);
+    const bodies = fake.bodiesTo(customer);
     const answer = bodies.find((body) => body?.startsWith("I read the last"));
     expect(answer).toBeDefined();
     expect(answer).not.toMatch(/deterministic/);
