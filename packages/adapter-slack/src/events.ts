@@ -14,7 +14,7 @@ import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from 
 import { learnNames, learnNamesAfterAnswer, userChangeWork } from "./name-events.js";
 import type { SlackEvent, SlackEventCallback } from "./parse.js";
 import { encodeSlackMessageId } from "./thread-id.js";
-import { detach, okText, type SlackWebhookTarget } from "./webhook-target.js";
+import { ack, detach, type SlackWebhookTarget } from "./webhook-target.js";
 
 /** How long the mark of a handled non-message event answers Slack's retries (1 h). */
 const EVENT_MARK_TTL_MS = 60 * 60 * 1_000;
@@ -45,7 +45,7 @@ export async function onEventCallback(
   const logger = target.logger();
   if ((event.type === "message" && isSpokenMessage(event)) || event.type === "app_mention") {
     const channel = event.channel;
-    if (!channel || !event.ts) return okText();
+    if (!channel || !event.ts) return ack();
     const parsed = messageFromSlack(event, {
       team,
       channel,
@@ -72,17 +72,17 @@ export async function onEventCallback(
       return webhookErrorResponse(error);
     }
     learnNamesAfterAnswer(target, event, message.threadId, received, options);
-    return okText();
+    return ack();
   }
   const work = otherEventWork(target, host, team, event, process);
   if (work === undefined) {
     logger.debug("slack: event ignored", { type: event.type, subtype: event.subtype });
-    return okText();
+    return ack();
   }
   const markKey = eventMarkKey(payload);
   if (retryNum !== null && markKey !== undefined) {
     try {
-      if ((await host.getState().get(markKey)) !== null) return okText();
+      if ((await host.getState().get(markKey)) !== null) return ack();
     } catch (error) {
       return webhookErrorResponse(error);
     }
@@ -96,7 +96,7 @@ export async function onEventCallback(
     event.type,
     options,
   );
-  return okText();
+  return ack();
 }
 
 /** The work of a non-message event, or undefined for an event the adapter ignores. */

@@ -3,7 +3,7 @@ import { idOf, type Json, text } from "./install-fields.js";
 import type { SlackInstallations } from "./installations.js";
 import type { SlackWebhookPayload } from "./parse.js";
 import { runWithSlackToken } from "./token-context.js";
-import { ack, detach, okText } from "./webhook-target.js";
+import { ack, detach } from "./webhook-target.js";
 
 /** Which installation a delivery is for. */
 export interface SlackInstallationRef {
@@ -105,7 +105,7 @@ export async function routeWithInstallation(
   if (isUninstall(payload)) {
     if (routing.external) {
       logger.info("slack: uninstall seen; the installation provider owns its removal", found);
-      return okText();
+      return ack();
     }
     detach(
       async () => {
@@ -116,7 +116,7 @@ export async function routeWithInstallation(
       "uninstall",
       options,
     );
-    return okText();
+    return ack();
   }
   let installation: Awaited<ReturnType<SlackInstallations["resolve"]>>;
   try {
@@ -133,7 +133,7 @@ export async function routeWithInstallation(
   }
   if (installation === null) {
     logger.warn("slack: a delivery for an unknown installation was dropped", found);
-    return payload.kind === "event" ? okText() : ack();
+    return payload.kind === "event" ? ack() : ack();
   }
   return runWithSlackToken(
     {

@@ -62,14 +62,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   });
 }
 
-/** Slack's expected acknowledgement: 200, empty body. */
+/**
+ * Slack's expected acknowledgement: 200 with no body. Slack reads only the status, and a body of
+ * any length costs a web stream per answer (about 30 µs in Node 20, ADR 0028).
+ */
 export function ack(): Response {
-  return new Response("", { status: 200 });
-}
-
-/** The Events API acknowledgement: 200 with "ok" (upstream's body; Slack reads only the status). */
-export function okText(): Response {
-  return new Response("ok", { status: 200, headers: { "content-type": "text/plain" } });
+  return new Response(null, { status: 200 });
 }
 
 /** A refusal in Baton's error shape (core's `webhookProblem`). */

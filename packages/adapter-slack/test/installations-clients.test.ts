@@ -225,7 +225,8 @@ describe("installationProvider", () => {
     const response = await h.deliver(mention(h, A, "C0AAA00001"));
     await h.settle();
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe("ok");
+    // Upstream answers "ok"; Baton acknowledges with an empty body (ADR 0028).
+    expect(await response.text()).toBe("");
     expect(tokens).toEqual([]);
   });
 

@@ -62,7 +62,8 @@ describe("handleWebhook - event_callback", () => {
       }),
     );
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe("ok");
+    // Upstream answers "ok"; Baton acknowledges with an empty body (ADR 0028).
+    expect(await response.text()).toBe("");
     expect(seen).toEqual([
       {
         route: "pattern",
