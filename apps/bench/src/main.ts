@@ -3,14 +3,16 @@ import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { serverUrlsFromEnv } from "./backends.js";
-import { describeEnvironment } from "./environment.js";
+import { type ServerUrls, serverUrlsFromEnv } from "./backends.js";
+import type { BackendName } from "./bench-bot.js";
+import { type BenchEnvironment, describeEnvironment } from "./environment.js";
 import { type HandOffResult, measureHandOff, summarizeHandOff } from "./handoff-bench.js";
-import { benchmarksMarkdown } from "./markdown.js";
+import { type LinkReport, linkText, openLink } from "./link.js";
+import { BENCH_COMMAND, benchmarksMarkdown } from "./markdown.js";
 import { DEFAULT_MEMORY_PLAN, type MemoryReport, measureMemory } from "./memory-bench.js";
 import { consoleTable, progressLine, ratioTable } from "./report.js";
 import { BACKENDS, runBench } from "./run-bench.js";
-import { SCENARIO_NAMES } from "./scenarios.js";
+import { SCENARIO_NAMES, type ScenarioName } from "./scenarios.js";
 import { runSlackBench } from "./slack-bench.js";
 import { replaceSlackSection, type SlackReport, slackSection } from "./slack-markdown.js";
 
@@ -30,7 +32,11 @@ const USAGE = `Usage: pnpm --filter @baton/bench bench [-- options]
   --soak-messages N  messages of the memory soak (default 100000)
   --no-memory      skip the memory scenario (parked waiters, idle threads, soak)
   --slack-only     run only the Slack webhook scenario and replace that section of the report
-  --out PATH       where to write the report (default docs/benchmarks.md)
+  --link-delay-ms N  reach Redis and Postgres through a proxy holding each chunk N ms each way,
+                   as over a network link (redis and postgres backends only; skips the
+                   hand-off, memory and Slack scenarios, which use no server; default 0: direct)
+  --out PATH       where to write the report (default docs/benchmarks.md, or with
+                   --link-delay-ms docs/benchmarks-over-a-link.md)
   --no-write       print only; leave docs/benchmarks.md alone
 
 Servers: BATON_REDIS_URL (default redis://127.0.0.1:6379),
@@ -38,6 +44,10 @@ BATON_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test).`;
 
 /** The repository's docs/benchmarks.md, whatever the working directory. */
 const DEFAULT_OUT = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
+/** Where a run over a delayed link writes, so it never replaces the direct run's page. */
+const DEFAULT_LINK_OUT = fileURLToPath(
+  new URL("../../../docs/benchmarks-over-a-link.md", import.meta.url),
+);
 
 async function main(): Promise<void> {
   // `pnpm bench -- --x` hands the script a literal `--` before the options on some pnpm versions.
@@ -58,8 +68,9 @@ async function main(): Promise<void> {
       "no-handoff": { type: "boolean", default: false },
       "soak-messages": { type: "string", default: "100000" },
       "no-memory": { type: "boolean", default: false },
+      "link-delay-ms": { type: "string", default: "0" },
       "slack-only": { type: "boolean", default: false },
-      out: { type: "string", default: DEFAULT_OUT },
+      out: { type: "string" },
       "no-write": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -73,58 +84,112 @@ async function main(): Promise<void> {
   const rounds = positiveInteger("--rounds", values.rounds);
   const backends = listOf("--backends", values.backends, BACKENDS);
   const scenarios = listOf("--scenarios", values.scenarios, SCENARIO_NAMES);
-  const urls = serverUrlsFromEnv();
-  const slackPlan = values["no-slack"]
-    ? undefined
-    : {
-        mentions: positiveInteger("--slack-mentions", values["slack-mentions"]),
-        handlerMs: positiveInteger("--slack-handler-ms", values["slack-handler-ms"], true),
-      };
+  const linkDelayMs = positiveInteger("--link-delay-ms", values["link-delay-ms"], true);
+  const out = values.out ?? (linkDelayMs > 0 ? DEFAULT_LINK_OUT : DEFAULT_OUT);
+  const slackPlan =
+    values["no-slack"] || linkDelayMs > 0
+      ? undefined
+      : {
+          mentions: positiveInteger("--slack-mentions", values["slack-mentions"]),
+          handlerMs: positiveInteger("--slack-handler-ms", values["slack-handler-ms"], true),
+        };
 
   if (values["slack-only"]) {
     if (slackPlan === undefined) throw new Error("--slack-only and --no-slack exclude each other");
-    await slackOnly(slackPlan, rounds, values["no-write"] ? undefined : values.out);
+    await slackOnly(slackPlan, rounds, values["no-write"] ? undefined : out);
     return;
   }
-  const environment = await describeEnvironment(urls, backends);
+  const direct = serverUrlsFromEnv();
+  const environment = await describeEnvironment(direct, backends);
+  const link = linkDelayMs > 0 ? await openLink(direct, backends, linkDelayMs) : undefined;
+  if (link) {
+    console.log(`over a link: ${linkDelayMs} ms each way; round trip ${linkText(link.report)}`);
+  }
+  try {
+    await measureAndReport({
+      messages,
+      warmupMessages,
+      rounds,
+      backends,
+      scenarios,
+      fastPaths: !values["no-fast-paths"],
+      handOffs:
+        values["no-handoff"] || link ? undefined : positiveInteger("--handoffs", values.handoffs),
+      soakMessages:
+        values["no-memory"] || link
+          ? undefined
+          : positiveInteger("--soak-messages", values["soak-messages"]),
+      slackPlan,
+      out: values["no-write"] ? undefined : out,
+      environment,
+      urls: link?.urls ?? direct,
+      link: link?.report,
+    });
+  } finally {
+    await link?.close();
+  }
+}
+
+/** One run of the bench as `main` planned it; `undefined` fields are scenarios not run. */
+interface PlannedRun {
+  readonly messages: number;
+  readonly warmupMessages: number;
+  readonly rounds: number;
+  readonly backends: readonly BackendName[];
+  readonly scenarios: readonly ScenarioName[];
+  readonly fastPaths: boolean;
+  readonly handOffs: number | undefined;
+  readonly soakMessages: number | undefined;
+  readonly slackPlan: { mentions: number; handlerMs: number } | undefined;
+  readonly out: string | undefined;
+  readonly environment: BenchEnvironment;
+  readonly urls: ServerUrls;
+  readonly link: LinkReport | undefined;
+}
+
+async function measureAndReport(run: PlannedRun): Promise<void> {
+  const { environment, messages, warmupMessages, rounds } = run;
   console.log(
     `Baton vs upstream chat: ${messages} messages per run (+${warmupMessages} warm-up), ${rounds} rounds, ` +
       `node ${environment.node}, ${environment.cores} cores, load ${environment.loadAverage.toFixed(2)}`,
   );
   const results = await runBench({
-    backends,
-    scenarios,
+    backends: run.backends,
+    scenarios: run.scenarios,
     messages,
     warmupMessages,
     rounds,
-    fastPaths: !values["no-fast-paths"],
-    urls,
+    fastPaths: run.fastPaths,
+    urls: run.urls,
     onResult: (result) => console.log(progressLine(result)),
   });
   console.log(`\n${consoleTable(results)}\n\n${ratioTable(results)}\n`);
-  const handOff = values["no-handoff"]
-    ? undefined
-    : await runHandOffs(positiveInteger("--handoffs", values.handoffs));
-  const memory = values["no-memory"]
-    ? undefined
-    : await runMemory(positiveInteger("--soak-messages", values["soak-messages"]));
-  const slack = slackPlan === undefined ? undefined : await runSlack(slackPlan, rounds);
-  if (!values["no-write"]) {
-    const markdown = benchmarksMarkdown({
-      environment,
-      results,
-      messages,
-      warmupMessages,
-      rounds,
-      batonRevision: gitRevision(),
-      slack,
-      handOff,
-      memory,
-      loadAverageAtEnd: os.loadavg()[0],
-    });
-    await writeFile(values.out, markdown);
-    console.log(`wrote ${values.out}`);
-  }
+  const handOff = run.handOffs === undefined ? undefined : await runHandOffs(run.handOffs);
+  const memory = run.soakMessages === undefined ? undefined : await runMemory(run.soakMessages);
+  const slack = run.slackPlan === undefined ? undefined : await runSlack(run.slackPlan, rounds);
+  if (run.out === undefined) return;
+  const markdown = benchmarksMarkdown({
+    environment,
+    results,
+    messages,
+    warmupMessages,
+    rounds,
+    batonRevision: gitRevision(),
+    slack,
+    handOff,
+    memory,
+    loadAverageAtEnd: os.loadavg()[0],
+    link: run.link,
+    command: run.link ? commandLine() : undefined,
+  });
+  await writeFile(run.out, markdown);
+  console.log(`wrote ${run.out}`);
+}
+
+/** How this run was started, for a page that a plain `bench` would not regenerate. */
+function commandLine(): string {
+  const argv = process.argv.slice(2);
+  return [BENCH_COMMAND, ...(argv[0] === "--" ? argv : ["--", ...argv])].join(" ");
 }
 
 /**
