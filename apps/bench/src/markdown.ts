@@ -63,7 +63,7 @@ export function benchmarksMarkdown(report: BenchReport): string {
       `- CPU: ${env.cpuModel}, ${env.cores} cores; 1-minute load average ${env.loadAverage.toFixed(2)} when the run started${report.loadAverageAtEnd === undefined ? "" : `, ${report.loadAverageAtEnd.toFixed(2)} when it ended`}`,
       `- Redis ${env.redisVersion}, PostgreSQL ${env.postgresVersion}, both on localhost${report.link ? `, reached through ${linkSentence(report.link)}` : ""}`,
       `- Baton: this workspace at ${report.batonRevision}, its packages as built for publishing (\`dist/\`, built by the command above); upstream: ${upstream}, as published`,
-      `- ${report.messages} measured messages per scenario and implementation on Redis and PostgreSQL, ${MEMORY_MESSAGE_FACTOR}× as many on memory (where a run of ${report.messages} lasts only milliseconds), ${warmupText(report.warmupMessages)} (${MEMORY_MESSAGE_FACTOR}× on memory too); ${report.rounds} rounds per scenario and backend, Baton and upstream interleaved (A B, B A, A B, …: which one runs first alternates each round)`,
+      `- ${report.messages} measured messages per scenario and implementation on Redis and PostgreSQL, ${backendsIn(report.results).includes("memory") ? `${MEMORY_MESSAGE_FACTOR}× as many on memory (where a run of ${report.messages} lasts only milliseconds), ${warmupText(report.warmupMessages)} (${MEMORY_MESSAGE_FACTOR}× on memory too)` : warmupText(report.warmupMessages)}; ${report.rounds} rounds per scenario and backend, Baton and upstream interleaved (A B, B A, A B, …: which one runs first alternates each round)`,
     ].join("\n"),
     "## Summary",
     ratioSummary(report.results, report.rounds),
