@@ -1,35 +1,13 @@
-import {
-  Chat,
-  type DeliveryResult,
-  type DispatchOutcome,
-  type MessageContext,
-  type Observer,
-  sleep,
-} from "@baton/core";
+import { Chat, type DeliveryResult, type MessageContext, type Observer, sleep } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
 import { describe, expect, it } from "vitest";
+import { outcomeRecorder } from "./outcome-recorder.js";
 
 const T1 = "mock:C1:T1";
 
 type SharedState = ReturnType<typeof createMemoryState>;
 type FakeClock = ReturnType<typeof createFakeClock>;
-
-/** Records span ends and `baton.deliveries` counts of one instance. */
-function recorder() {
-  const ends: Array<{ outcome: DispatchOutcome; reason: string | undefined }> = [];
-  const counted: string[] = [];
-  const observer: Observer = {
-    startDispatch: () => ({
-      setAttributes: () => {},
-      end: (outcome, reason) => ends.push({ outcome, reason }),
-    }),
-    count: (name, _value, attributes) => {
-      if (name === "baton.deliveries") counted.push(String(attributes.outcome));
-    },
-  };
-  return { ends, counted, observer };
-}
 
 /** One instance of the bot on the shared State; `slow` messages sleep `slowMs` in the handler. */
 async function instance(state: SharedState, clock: FakeClock, observer: Observer, slowMs = 1_000) {
@@ -69,8 +47,8 @@ describe("a waiting message evicted from the queue by another instance", () => {
     it(`settles as preempted once its local holder is done, and frees its admission slot${fastPaths ? " (fused release)" : ""}`, async () => {
       const clock = createFakeClock();
       const state = createMemoryState({ clock, fastPaths });
-      const seenByA = recorder();
-      const seenByB = recorder();
+      const seenByA = outcomeRecorder();
+      const seenByB = outcomeRecorder();
       const a = await instance(state, clock, seenByA.observer);
       const b = await instance(state, clock, seenByB.observer);
 
@@ -106,8 +84,8 @@ describe("a waiting message evicted from the queue by another instance", () => {
   it("settles as handed off when it began waiting after the holder's last look under the lock and another instance drained it after the release", async () => {
     const clock = createFakeClock();
     const state = createMemoryState({ clock });
-    const a = await instance(state, clock, recorder().observer);
-    const b = await instance(state, clock, recorder().observer);
+    const a = await instance(state, clock, outcomeRecorder().observer);
+    const b = await instance(state, clock, outcomeRecorder().observer);
     let waits: (() => DeliveryResult | undefined) | undefined;
     const release = state.releaseLock.bind(state);
     let raced = false;
@@ -140,8 +118,8 @@ describe("a waiting message evicted from the queue by another instance", () => {
   it("settles as handed off once its holder is done, when the holder lost its lease and another instance drained the entry", async () => {
     const clock = createFakeClock();
     const state = createMemoryState({ clock });
-    const a = await instance(state, clock, recorder().observer);
-    const b = await instance(state, clock, recorder().observer);
+    const a = await instance(state, clock, outcomeRecorder().observer);
+    const b = await instance(state, clock, outcomeRecorder().observer);
     // A's lease cannot be renewed: it lapses 300 ms after the acquire, while A's run goes on.
     state.extendLock = async () => false;
 

@@ -1,26 +1,11 @@
-import { Chat, type DispatchOutcome, type MessageContext, type Observer, sleep } from "@baton/core";
+import { Chat, type MessageContext, type Observer, sleep } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
 import { describe, expect, it } from "vitest";
 import { createChatHarness } from "./chat-harness.js";
+import { outcomeRecorder } from "./outcome-recorder.js";
 
 const T1 = "mock:C1:T1";
-
-/** Records the outcome of each span end and of each `baton.deliveries` count. */
-function recorder() {
-  const ends: Array<{ outcome: DispatchOutcome; reason: string | undefined }> = [];
-  const counted: string[] = [];
-  const observer: Observer = {
-    startDispatch: () => ({
-      setAttributes: () => {},
-      end: (outcome, reason) => ends.push({ outcome, reason }),
-    }),
-    count: (name, _value, attributes) => {
-      if (name === "baton.deliveries") counted.push(String(attributes.outcome));
-    },
-  };
-  return { ends, counted, observer };
-}
 
 describe("hand-off outcome (ADR 0011)", () => {
   it("ends the span of a message queued behind a holder in another instance as handed-off, and the holder counts its real outcome", async () => {
@@ -45,8 +30,8 @@ describe("hand-off outcome (ADR 0011)", () => {
       await chat.initialize();
       return { chat, adapter, runs };
     };
-    const holder = recorder();
-    const receiver = recorder();
+    const holder = outcomeRecorder();
+    const receiver = outcomeRecorder();
     const first = await make(holder.observer);
     const second = await make(receiver.observer);
 
@@ -78,7 +63,7 @@ describe("hand-off outcome (ADR 0011)", () => {
   });
 
   it("ends the span of a message parked at shutdown as handed-off, keeping the reason", async () => {
-    const { ends, counted, observer } = recorder();
+    const { ends, counted, observer } = outcomeRecorder();
     const h = await createChatHarness({ concurrency: "queue", observer });
     h.chat.onNewMention(async () => {});
     const acquire = h.state.acquireLock.bind(h.state);
