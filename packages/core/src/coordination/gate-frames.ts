@@ -33,6 +33,22 @@ export interface Frame<TTag> {
   ended: boolean;
 }
 
+/** A fresh turn's frame under `parent` (`undefined` at the top), with an origin of its own. */
+export function turnFrame<TTag>(
+  parent: Frame<TTag> | undefined,
+  tag: TTag | undefined,
+): Frame<TTag> {
+  return {
+    parent,
+    kind: "turn",
+    holds: [],
+    exclusivePath: undefined,
+    origin: {},
+    tag,
+    ended: false,
+  };
+}
+
 /** One node a request passes on its way down the tree. */
 export interface Step {
   readonly path: GatePath;

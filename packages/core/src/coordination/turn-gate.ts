@@ -14,6 +14,7 @@ import {
   pathOf,
   prefixesOf,
   type Step,
+  turnFrame,
 } from "./gate-frames.js";
 import { GateTree } from "./gate-tree.js";
 import { type TurnPlan, TurnPlans } from "./turn-plans.js";
@@ -96,15 +97,7 @@ export class TurnGate<TTag = unknown> {
       return Promise.reject(error);
     }
     const parent = this.current();
-    const frame: Frame<TTag> = {
-      parent,
-      kind: "turn",
-      holds: [],
-      exclusivePath: undefined,
-      origin: {},
-      tag: options.tag,
-      ended: false,
-    };
+    const frame = turnFrame(parent, options.tag);
     const { conversationId } = options;
     if (this.admitNow(frame, plan)) return this.runAdmitted(frame, fn, conversationId);
     const steps = plan.prefixes.map((prefix) => ({
@@ -129,15 +122,7 @@ export class TurnGate<TTag = unknown> {
   ): Promise<T> | undefined {
     const plan = this.plans.of(scope);
     if (this.current()) return undefined;
-    const frame: Frame<TTag> = {
-      parent: undefined,
-      kind: "turn",
-      holds: [],
-      exclusivePath: undefined,
-      origin: {},
-      tag: options.tag,
-      ended: false,
-    };
+    const frame = turnFrame<TTag>(undefined, options.tag);
     if (!this.admitNow(frame, plan)) return undefined;
     return this.runAdmitted(frame, fn, options.conversationId);
   }
