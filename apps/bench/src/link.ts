@@ -24,6 +24,16 @@ export interface OpenLink {
 
 const PINGS = 200;
 
+/** The networked backends: where their servers listen by default, and a trivial command's timing. */
+const SERVERS: ReadonlyArray<{
+  readonly backend: "redis" | "postgres";
+  readonly defaultPort: number;
+  readonly roundTripMs: (url: string) => Promise<number>;
+}> = [
+  { backend: "redis", defaultPort: 6379, roundTripMs: redisRoundTripMs },
+  { backend: "postgres", defaultPort: 5432, roundTripMs: postgresRoundTripMs },
+];
+
 /**
  * Puts a delay proxy (a child process) in front of each networked backend of `backends`, and
  * measures a trivial command's round trip directly and through it, so the report says what
@@ -45,29 +55,18 @@ export async function openLink(
     const linked: { redis: string; postgres: string } = { ...urls };
     const direct: Partial<Record<BackendName, number>> = {};
     const link: Partial<Record<BackendName, number>> = {};
-    if (backends.includes("redis")) {
-      const { host, port } = targetOf(urls.redis, 6379);
+    for (const server of SERVERS.filter((one) => backends.includes(one.backend))) {
+      const url = urls[server.backend];
+      const { host, port } = targetOf(url, server.defaultPort);
       const proxy = await startDelayProxyProcess({
         targetHost: host,
         targetPort: port,
         oneWayDelayMs,
       });
       proxies.push(proxy);
-      linked.redis = throughProxy(urls.redis, proxy);
-      direct.redis = await redisRoundTripMs(urls.redis);
-      link.redis = await redisRoundTripMs(linked.redis);
-    }
-    if (backends.includes("postgres")) {
-      const { host, port } = targetOf(urls.postgres, 5432);
-      const proxy = await startDelayProxyProcess({
-        targetHost: host,
-        targetPort: port,
-        oneWayDelayMs,
-      });
-      proxies.push(proxy);
-      linked.postgres = throughProxy(urls.postgres, proxy);
-      direct.postgres = await postgresRoundTripMs(urls.postgres);
-      link.postgres = await postgresRoundTripMs(linked.postgres);
+      linked[server.backend] = throughProxy(url, proxy);
+      direct[server.backend] = await server.roundTripMs(url);
+      link[server.backend] = await server.roundTripMs(linked[server.backend]);
     }
     return {
       urls: linked,
