@@ -1,5 +1,5 @@
 import { ConfigError, type Logger } from "@baton/core";
-import { LogLevel, WebClient } from "@slack/web-api";
+import { LogLevel, WebClient, type WebClientOptions } from "@slack/web-api";
 import { SlackApiError, slackApiError } from "./errors.js";
 import type { SlackRetryConfig } from "./options.js";
 import { currentSlackToken } from "./token-context.js";
@@ -9,6 +9,8 @@ export interface SlackApiOptions {
   readonly botToken: string | undefined;
   readonly apiUrl: string | undefined;
   readonly retryConfig: SlackRetryConfig | undefined;
+  /** Further WebClient options (the config's `webClientOptions`); the fields above win. */
+  readonly webClientOptions?: WebClientOptions | undefined;
   readonly logger: () => Logger;
   /**
    * True for a multi-workspace app: outside a delivery or `withBotToken` there is no token to
@@ -86,14 +88,18 @@ export class SlackApi {
       this.clients.set(id, known);
       return known;
     }
+    const extra = this.options.webClientOptions;
     const client = new WebClient(token, {
+      ...extra,
+      // A copy per client: one client's header change must not reach another workspace's.
+      ...(extra?.headers === undefined ? {} : { headers: { ...extra.headers } }),
       ...(this.options.apiUrl === undefined
         ? {}
         : { slackApiUrl: slackApiUrlOf(this.options.apiUrl) }),
       ...(this.options.retryConfig === undefined
         ? {}
         : { retryConfig: { ...this.options.retryConfig } }),
-      logger: webClientLogger(this.options.logger),
+      logger: extra?.logger ?? webClientLogger(this.options.logger),
     });
     this.clients.set(id, client);
     if (this.clients.size > MAX_CLIENTS) {

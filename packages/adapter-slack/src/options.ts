@@ -8,6 +8,7 @@ import {
   type Logger,
   systemClock,
 } from "@baton/core";
+import type { WebClientOptions } from "@slack/web-api";
 import {
   type ResolvedSlackAssistantOptions,
   resolveSlackAssistantOptions,
@@ -85,6 +86,14 @@ export interface SlackAdapterConfig extends SlackAssistantConfig {
   /** WebClient's retry settings. Default: WebClient's own (10 retries, backing off). */
   retryConfig?: SlackRetryConfig;
   /**
+   * Further options of every `@slack/web-api` `WebClient` the adapter makes — the configured
+   * token's and each workspace's (e.g. `timeout`, `headers`, `agent`). `apiUrl` and
+   * `retryConfig` win over the same settings here when they are set; a `logger` here takes
+   * WebClient's own log lines instead of the adapter's logger; each client gets its own copy of
+   * `headers`.
+   */
+  webClientOptions?: WebClientOptions;
+  /**
    * How long a modal submit or an options load waits for the handlers before the webhook
    * answers without them: Slack gives up after 3 s. Default 2 500 ms.
    */
@@ -115,6 +124,7 @@ export interface ResolvedSlackOptions {
   readonly logger: Logger | undefined;
   readonly userName: string;
   readonly retryConfig: SlackRetryConfig | undefined;
+  readonly webClientOptions: WebClientOptions | undefined;
   readonly interactionDeadlineMs: number;
   readonly maxBodyBytes: number;
   readonly clock: Clock;
@@ -208,6 +218,13 @@ export function resolveSlackOptions(
   checkInteger(problems, "maxBodyBytes", maxBodyBytes, 1);
   const retries = config.retryConfig?.retries;
   if (retries !== undefined) checkInteger(problems, "retryConfig.retries", retries, 0);
+  const extra: unknown = config.webClientOptions;
+  if (
+    extra !== undefined &&
+    (typeof extra !== "object" || extra === null || Array.isArray(extra))
+  ) {
+    problems.push("webClientOptions must be an object of @slack/web-api WebClient options");
+  }
   const assistant = resolveSlackAssistantOptions(config, problems);
   if (problems.length > 0) throw new ConfigError(problems.map((p) => `slack adapter: ${p}`));
   return {
@@ -228,6 +245,7 @@ export function resolveSlackOptions(
     logger: config.logger,
     userName,
     retryConfig: config.retryConfig,
+    webClientOptions: config.webClientOptions,
     interactionDeadlineMs: deadline,
     maxBodyBytes,
     clock: config.clock ?? systemClock,

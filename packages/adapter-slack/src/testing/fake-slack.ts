@@ -21,6 +21,8 @@ export interface FakeSlackCall {
   readonly args: Readonly<Record<string, unknown>>;
   /** The bearer token sent, or undefined. */
   readonly token: string | undefined;
+  /** The request's headers as Node received them (lower-case names). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** A failure to answer the next call of a method with. */
@@ -152,7 +154,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const auth = request.headers.authorization;
     const token = auth?.startsWith("Bearer ") ? auth.slice(7) : (args.token as string | undefined);
-    calls.push({ method, args, token });
+    calls.push({ method, args, token, headers: { ...request.headers } });
     const answerAsIs = scriptedAnswers.get(method)?.shift();
     if (answerAsIs !== undefined) return send(response, 200, answerAsIs);
     const scripted = failures.get(method)?.shift();
