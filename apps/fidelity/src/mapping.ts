@@ -125,6 +125,7 @@ function slackMappings(): FileMapping[] {
         "stream-mentions.test.ts",
         "user-names.test.ts",
         "user-names-events.test.ts",
+        "web-client-options.test.ts",
         "webhook-edits.test.ts",
         ...webhook,
       ],

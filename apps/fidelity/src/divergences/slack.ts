@@ -14,7 +14,7 @@ const NAMES_AFTER_ANSWER =
 const BARE_MENTIONS =
   "different on purpose: a bare @name is sent as <@U…> when the reverse name index names the user and as typed otherwise, never as <@name> (ADR 0027); pinned with upstream's inputs in packages/adapter-slack/test/mentions-outbound.test.ts ('bare @name in outbound text …')";
 const CLIENT_TOKENS =
-  "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions and a webClientOptions config field are not built";
+  "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions are not built (webClientOptions is, in packages/adapter-slack/test/web-client-options.test.ts)";
 const LINKS =
   "not built: unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is ported in packages/adapter-slack/test/channels.test.ts, and fetchMessage on links to Slack messages in packages/adapter-slack/test/fetch-message.test.ts";
 const RENDER_FORMATTED =
@@ -109,9 +109,6 @@ export const SLACK_DIVERGENCES = [
       kind: "deferred",
       titles: [
         "uses a synchronous botToken resolver",
-        "forwards webClientOptions to token-bound WebClients",
-        "forwards webClientOptions to the internal WebClient",
-        "isolates custom headers between token-bound WebClients",
         "throws when botToken is configured as an async resolver",
       ],
       reason: CLIENT_TOKENS,
