@@ -1,12 +1,13 @@
 import { ConfigError, type Logger } from "@baton/core";
 import { LogLevel, WebClient, type WebClientOptions } from "@slack/web-api";
+import { currentBotToken, type SlackBotToken } from "./bot-token.js";
 import { SlackApiError, slackApiError } from "./errors.js";
 import type { SlackRetryConfig } from "./options.js";
 import { currentSlackToken } from "./token-context.js";
 
 /** What {@link SlackApi} is built from. */
 export interface SlackApiOptions {
-  readonly botToken: string | undefined;
+  readonly botToken: SlackBotToken | undefined;
   readonly apiUrl: string | undefined;
   readonly retryConfig: SlackRetryConfig | undefined;
   /** Further WebClient options (the config's `webClientOptions`); the fields above win. */
@@ -144,6 +145,6 @@ export class SlackApi {
   }
 
   private token(): string | undefined {
-    return currentSlackToken()?.token ?? this.options.botToken;
+    return currentSlackToken()?.token ?? currentBotToken(this.options.botToken);
   }
 }

@@ -26,6 +26,7 @@ export {
   type SlackSuggestedPromptsResolver,
 } from "./assistant-options.js";
 export { SlackBlockError } from "./blocks/errors.js";
+export type { SlackBotToken } from "./bot-token.js";
 export {
   cardToBlockKit,
   cardToSlackFallbackText,

@@ -14,6 +14,7 @@ import {
   resolveSlackAssistantOptions,
   type SlackAssistantConfig,
 } from "./assistant-options.js";
+import { checkBotTokenSource, type SlackBotToken } from "./bot-token.js";
 import { decodeKey } from "./crypto.js";
 import {
   DEFAULT_INSTALLATION_KEY_PREFIX,
@@ -39,8 +40,11 @@ export interface SlackRetryConfig {
  * `chat` user changes imports only. Fields fall back to `SLACK_*` environment variables.
  */
 export interface SlackAdapterConfig extends SlackAssistantConfig {
-  /** The bot token (`xoxb-…`) every Web API call uses. Default: `SLACK_BOT_TOKEN`. */
-  botToken?: string;
+  /**
+   * The bot token (`xoxb-…`) every Web API call uses, or a function returning it, called at each
+   * use (a rotated token is picked up; it must not be async). Default: `SLACK_BOT_TOKEN`.
+   */
+  botToken?: SlackBotToken;
   /**
    * The app's signing secret: every webhook is checked against it before it is read. Required
    * in webhook mode. Default: `SLACK_SIGNING_SECRET`.
@@ -106,7 +110,7 @@ export interface SlackAdapterConfig extends SlackAssistantConfig {
 
 /** The options with every default applied and every value checked. */
 export interface ResolvedSlackOptions {
-  readonly botToken: string | undefined;
+  readonly botToken: SlackBotToken | undefined;
   readonly signingSecret: string | undefined;
   readonly botUserId: string | undefined;
   readonly apiUrl: string | undefined;
@@ -174,8 +178,15 @@ export function resolveSlackOptions(
     problems.push('appToken is required when mode is "socket" (or set SLACK_APP_TOKEN)');
   }
   checkPrefix(problems, "appToken", appToken, "xapp-");
-  const botToken = configOrEnv(config.botToken, env.SLACK_BOT_TOKEN);
-  checkPrefix(problems, "botToken", botToken, "xox");
+  checkBotTokenSource(problems, config.botToken);
+  const given: unknown = config.botToken;
+  const botToken: SlackBotToken | undefined =
+    typeof given === "function"
+      ? (given as () => string)
+      : given === undefined || typeof given === "string"
+        ? configOrEnv(given, env.SLACK_BOT_TOKEN)
+        : undefined;
+  if (typeof botToken === "string") checkPrefix(problems, "botToken", botToken, "xox");
   const botUserId = configOrEnv(config.botUserId, undefined);
   if (botUserId !== undefined && !/^[UWB][A-Z0-9_]+$/.test(botUserId)) {
     problems.push(`botUserId must be a Slack user id (U…), got ${JSON.stringify(botUserId)}`);

@@ -10,6 +10,7 @@ import {
 import type { WebClient } from "@slack/web-api";
 import type { Root } from "mdast";
 import { SlackApi } from "./api.js";
+import { currentBotToken } from "./bot-token.js";
 import { type SlackFileAccess, withSlackFileFetcher } from "./file-download.js";
 import { SlackFormatConverter } from "./format.js";
 import { fetchLinkedSlackMessage } from "./history.js";
@@ -183,7 +184,7 @@ export abstract class SlackAdapterBase
   /** Where file downloads get their token; the multi-workspace layer adds installations. */
   protected fileAccess(): SlackFileAccess {
     return {
-      defaultToken: () => this.options.botToken,
+      defaultToken: () => currentBotToken(this.options.botToken),
       multiWorkspace: false,
       installationToken: async () => undefined,
       apiUrl: this.options.apiUrl,
