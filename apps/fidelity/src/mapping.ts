@@ -107,6 +107,7 @@ function slackMappings(): FileMapping[] {
         "agent-view.test.ts",
         "assistant.test.ts",
         "assistant-events.test.ts",
+        "bot-token.test.ts",
         "channels.test.ts",
         "ephemeral.test.ts",
         "fetch-message.test.ts",

@@ -4,7 +4,7 @@ import { divergencesOf } from "./divergence.js";
 const ADR = "docs/adr/0022-slack-message-ids-and-mrkdwn.md";
 
 const MULTI_WORKSPACE =
-  "not built: multi-workspace installs (installations, OAuth callback, per-delivery tokens) are ported in packages/adapter-slack/test/installations.test.ts, but bot tokens given as functions, the SLACK_BOT_TOKEN fallback being switched off by other auth fields, per-installation user caches and Enterprise Grid team_id injection into org-wide token calls are not built";
+  "not built: multi-workspace installs (installations, OAuth callback, per-delivery tokens) are ported in packages/adapter-slack/test/installations.test.ts, but the SLACK_BOT_TOKEN fallback being switched off by other auth fields, per-installation user caches and Enterprise Grid team_id injection into org-wide token calls are not built";
 const SOCKET_MODE =
   "not ported yet: socket mode is built on @slack/socket-mode and pinned against the fake's WebSocket endpoint in packages/adapter-slack/test/socket.test.ts, but upstream's socket blocks test its internal routeSocketEvent / forwarding API and multi-workspace tokens, which Baton does not have";
 /** The ADR of Baton's Slack user names: from the cache before the answer, looked up after it. */
@@ -13,8 +13,6 @@ const NAMES_AFTER_ANSWER =
   "different on purpose: the webhook asks Slack nothing before its answer, so inbound <@U…>, <#C…> and the author are named from the instance's cache, and what it lacks is looked up after the answer and named from the next message on (ADR 0027); pinned by the '(Baton: …)' tests of packages/adapter-slack/test/user-names.test.ts and user-names-events.test.ts";
 const BARE_MENTIONS =
   "different on purpose: a bare @name is sent as <@U…> when the reverse name index names the user and as typed otherwise, never as <@name> (ADR 0027); pinned with upstream's inputs in packages/adapter-slack/test/mentions-outbound.test.ts ('bare @name in outbound text …')";
-const CLIENT_TOKENS =
-  "not built: adapter.client / webClient per token are ported in packages/adapter-slack/test/installations.test.ts; bot tokens given as (async) functions are not built (webClientOptions is, in packages/adapter-slack/test/web-client-options.test.ts)";
 const LINKS =
   "not built: unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is ported in packages/adapter-slack/test/channels.test.ts, and fetchMessage on links to Slack messages in packages/adapter-slack/test/fetch-message.test.ts";
 const RENDER_FORMATTED =
@@ -108,23 +106,10 @@ export const SLACK_DIVERGENCES = [
     {
       kind: "deferred",
       titles: [
-        "uses a synchronous botToken resolver",
-        "throws when botToken is configured as an async resolver",
-      ],
-      reason: CLIENT_TOKENS,
-    },
-    {
-      kind: "deferred",
-      titles: [
         "forwards the pre-edit message so handlers can diff the change",
         "leaves previousMessage undefined when Slack omits it",
       ],
       reason: PREVIOUS_MESSAGE,
-    },
-    {
-      kind: "deferred",
-      titles: ["re-resolves the default provider at fetch time in single-workspace mode"],
-      reason: CLIENT_TOKENS,
     },
     { kind: "deferred", describe: ["socket mode forwarding - handleWebhook"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["startSocketModeListener"], reason: SOCKET_MODE },
