@@ -2,6 +2,7 @@ import {
   type ChatHost,
   defaultEmojiResolver,
   type JsonValue,
+  type Message,
   type ProcessOptions,
   type ReceiveResult,
   type WebhookOptions,
@@ -127,16 +128,24 @@ function otherEventWork(
       );
       const threadId = agentThread ?? slackThreadIdOf(channel, inner.ts ?? "", inner.thread_ts);
       // Names from cache, so an edit is not held behind a look-up (nor a delete after it).
-      const edited = messageFromSlack(inner, {
+      const context = {
         team,
         channel,
         self: target.self(),
         ...(target.names ? { names: target.names.snapshot() } : {}),
-      });
+      };
+      const inThisThread = (message: Message) =>
+        agentThread === undefined ? message : inThread(message, agentThread);
+      const before = event.previous_message;
       await host.processMessageUpdated(
         adapter,
-        agentThread === undefined ? edited : inThread(edited, agentThread),
+        inThisThread(messageFromSlack(inner, context)),
         options,
+        before === undefined
+          ? undefined
+          : inThisThread(
+              messageFromSlack({ ...before, channel: before.channel ?? channel }, context),
+            ),
       );
       await learnNames(target, inner, threadId);
     };

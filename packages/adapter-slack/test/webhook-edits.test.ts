@@ -112,4 +112,73 @@ describe("message subtype handling", () => {
     expect(seen).toEqual([]);
     expect(edits).toEqual([]);
   });
+
+  it("forwards the pre-edit message so handlers can diff the change", async () => {
+    const h = await harness();
+    const diffs: unknown[] = [];
+    h.chat.onMessageUpdated((_thread, message, context) => {
+      const previous = context.previousMessage;
+      diffs.push({
+        before: previous?.text,
+        beforeEdited: previous?.metadata.edited,
+        beforeThreadId: previous?.threadId,
+        after: message.text,
+        afterEdited: message.metadata.edited,
+      });
+    });
+    const before = {
+      type: "message",
+      user: "U_USER",
+      username: "user",
+      channel: "C_CHAN",
+      text: "before",
+      ts: "1234567890.111111",
+    };
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_changed",
+        channel: "C_CHAN",
+        ts: "1234567891.111111",
+        message: { ...before, text: "after", edited: { ts: "1234567891.111111" } },
+        previous_message: before,
+      }),
+    );
+    await h.settle();
+    expect(diffs).toEqual([
+      {
+        before: "before",
+        beforeEdited: false,
+        beforeThreadId: "slack:C_CHAN:1234567890.111111",
+        after: "after",
+        afterEdited: true,
+      },
+    ]);
+  });
+
+  it("leaves previousMessage undefined when Slack omits it", async () => {
+    const h = await harness();
+    const previous: unknown[] = [];
+    h.chat.onMessageUpdated((_thread, _message, context) => {
+      previous.push(context.previousMessage);
+    });
+    await h.deliver(
+      h.envelope({
+        type: "message",
+        subtype: "message_changed",
+        channel: "C_CHAN",
+        ts: "1234567891.111111",
+        message: {
+          type: "message",
+          user: "U_USER",
+          channel: "C_CHAN",
+          text: "after",
+          ts: "1234567890.111111",
+          edited: { ts: "1234567891.111111" },
+        },
+      }),
+    );
+    await h.settle();
+    expect(previous).toEqual([undefined]);
+  });
 });

@@ -125,6 +125,7 @@ export type {
   ActionHandlerEvent,
   MessageDeletedHandlerEvent,
   MessageHandler,
+  MessageUpdatedHandler,
   ReactionHandlerEvent,
   SlashCommandHandlerEvent,
 } from "./dispatch/handler-registry.js";
@@ -160,6 +161,7 @@ export {
   type MessageDeletedEvent,
   type MessageInit,
   type MessageMetadata,
+  type MessageUpdatedContext,
   type ReactionEvent,
   type SerializedAttachment,
   type SerializedMessage,

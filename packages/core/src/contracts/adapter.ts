@@ -164,10 +164,12 @@ export interface ChatHost {
     event: SlashCommandEvent,
     options?: ProcessOptions,
   ): Promise<void>;
+  /** An edit; `previousMessage` is the message before it, when the platform sent that along. */
   processMessageUpdated(
     adapter: Adapter,
     message: Message,
     options?: ProcessOptions,
+    previousMessage?: Message,
   ): Promise<void>;
   processMessageDeleted(
     adapter: Adapter,

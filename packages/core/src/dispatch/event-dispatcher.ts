@@ -2,6 +2,7 @@ import { type EmojiValue, getEmoji } from "../content/emoji/emoji-value.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { Author } from "../model/author.js";
+import type { MessageUpdatedContext } from "../model/context.js";
 import type {
   ActionEvent,
   MessageDeletedEvent,
@@ -146,10 +147,15 @@ export class EventDispatcher<TThread, TChannel> {
     );
   }
 
-  async messageUpdated(adapter: Adapter, message: Message): Promise<void> {
+  async messageUpdated(adapter: Adapter, message: Message, previous?: Message): Promise<void> {
     if (isSelf(message.author)) return;
     const thread = this.options.threadFor(adapter, message.threadId);
-    const context = { skipped: [], totalSinceLastHandler: 1, signal: this.options.shutdownSignal };
+    const context: MessageUpdatedContext = {
+      skipped: [],
+      totalSinceLastHandler: 1,
+      signal: this.options.shutdownSignal,
+      ...(previous === undefined ? {} : { previousMessage: previous }),
+    };
     await this.runAll(
       "message update",
       this.options.registry.messageUpdated,

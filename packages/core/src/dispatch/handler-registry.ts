@@ -2,7 +2,7 @@ import type { EmojiValue } from "../content/emoji/emoji-value.js";
 import type { ChatElement } from "../content/jsx/index.js";
 import type { ModalElement, ModalResponse } from "../content/modals/index.js";
 import type { Adapter } from "../contracts/adapter.js";
-import type { MessageContext } from "../model/context.js";
+import type { MessageContext, MessageUpdatedContext } from "../model/context.js";
 import type {
   ActionEvent,
   MessageDeletedEvent,
@@ -20,6 +20,13 @@ export type MessageHandler<TThread> = (
   thread: TThread,
   message: Message,
   context: MessageContext,
+) => unknown;
+
+/** An `onMessageUpdated` handler: the edited message and, where known, the one before. */
+export type MessageUpdatedHandler<TThread> = (
+  thread: TThread,
+  message: Message,
+  context: MessageUpdatedContext,
 ) => unknown;
 
 /** A reaction as a handler sees it: the event plus the thread it happened in. */
@@ -116,7 +123,7 @@ export class HandlerRegistry<TThread, TChannel, TMessage = never> {
   readonly slashCommands: Array<
     Filtered<readonly string[], (event: SlashCommandHandlerEvent<TChannel>) => unknown>
   > = [];
-  readonly messageUpdated: MessageHandler<TThread>[] = [];
+  readonly messageUpdated: MessageUpdatedHandler<TThread>[] = [];
   readonly messageDeleted: Array<(event: MessageDeletedHandlerEvent<TThread>) => unknown> = [];
   readonly modalSubmit: Array<
     Filtered<readonly string[], ModalSubmitHandler<TThread, TChannel, TMessage>>

@@ -20,3 +20,12 @@ export interface MessageContext {
   /** The fence of the lock this run holds, for fencing writes to outside systems. */
   lock?: { fence: number };
 }
+
+/** The third argument of an `onMessageUpdated` handler. */
+export interface MessageUpdatedContext extends MessageContext {
+  /**
+   * The message as it read before the edit, when the platform sends it with the edit (Slack's
+   * `previous_message`); `undefined` when it does not. Lets a handler diff the change.
+   */
+  previousMessage?: Message;
+}

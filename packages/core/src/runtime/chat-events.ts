@@ -6,6 +6,7 @@ import {
   HandlerRegistry,
   type MessageDeletedHandlerEvent,
   type MessageHandler,
+  type MessageUpdatedHandler,
   type ModalCloseHandlerEvent,
   type ModalSubmitHandler,
   type OptionsLoadHandler,
@@ -116,8 +117,11 @@ export abstract class ChatEvents {
     this.registry.optionsLoad.push(filtered(args));
   }
 
-  /** Edits of messages; the handler gets the edited message, outside normal routing. */
-  onMessageUpdated(handler: MessageHandler<Thread>): void {
+  /**
+   * Edits of messages; the handler gets the edited message, outside normal routing, and in its
+   * context the message before the edit when the platform sent it (`previousMessage`).
+   */
+  onMessageUpdated(handler: MessageUpdatedHandler<Thread>): void {
     this.registry.messageUpdated.push(handler);
   }
 
@@ -237,9 +241,10 @@ export abstract class ChatEvents {
     adapter: Adapter,
     message: Message,
     options?: ProcessOptions,
+    previousMessage?: Message,
   ): Promise<void> {
     return this.eventWiring.turns.run(adapter, options, (registered) =>
-      this.eventWiring.events.messageUpdated(registered, message),
+      this.eventWiring.events.messageUpdated(registered, message, previousMessage),
     );
   }
 

@@ -103,6 +103,26 @@ describe("Chat", () => {
     expect(routed).toEqual(["mention"]);
   });
 
+  it("hands an update's handlers the message before the edit, when the adapter has it (Baton)", async () => {
+    const h = await createChatHarness();
+    const seen: Array<string | undefined> = [];
+    h.chat.onMessageUpdated((_thread, message, context) => {
+      seen.push(`${context.previousMessage?.text ?? "(none)"} -> ${message.text}`);
+    });
+    const before = createTestMessage({ id: "msg-diff", threadId: THREAD, text: "before" });
+    const after = createTestMessage({
+      id: "msg-diff",
+      threadId: THREAD,
+      text: "after",
+      editedAt: Date.UTC(2026, 0, 1, 0, 5),
+    });
+
+    await h.chat.processMessageUpdated(h.adapter, after, undefined, before);
+    await h.chat.processMessageUpdated(h.adapter, after);
+
+    expect(seen).toEqual(["before -> after", "(none) -> after"]);
+  });
+
   it("skips message updates from the bot itself", async () => {
     const h = await createChatHarness();
     const updates: string[] = [];
