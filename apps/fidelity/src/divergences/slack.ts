@@ -21,8 +21,6 @@ const SUBCLASS =
   "not ported yet: upstream's protected hooks for subclasses are not part of SlackAdapter's API";
 const VERIFIER =
   "not built: the webhookVerifier option (custom request verification); Baton verifies every request with the signing secret through bolt";
-const PREVIOUS_MESSAGE =
-  "not built: onMessageUpdated handlers get (thread, message, context) and no pre-edit message, where upstream hands Slack's previous_message over as a third argument; carrying it needs a field on the core's edit event that its event dispatcher (packages/core/src/dispatch/event-dispatcher.ts) passes to handlers, a core change not made yet";
 const BLOCKS_RENDERER =
   "different on purpose: @baton/adapter-slack/blocks renders cards with the adapter's own renderer, so its blocks are the ones a post sends: text over a limit is cut with a trailing … (149 characters + …), and a table past the native one is core's ASCII table with its header rule; pinned in packages/adapter-slack/test/blocks.test.ts ('Slack Block Kit primitives where Baton differs')";
 const FALLBACK_CONTROLS =
@@ -103,14 +101,6 @@ export const SLACK_DIVERGENCES = [
       link: ADR,
     },
     { kind: "deferred", describe: ["link unfurl enrichment"], reason: LINKS },
-    {
-      kind: "deferred",
-      titles: [
-        "forwards the pre-edit message so handlers can diff the change",
-        "leaves previousMessage undefined when Slack omits it",
-      ],
-      reason: PREVIOUS_MESSAGE,
-    },
     { kind: "deferred", describe: ["socket mode forwarding - handleWebhook"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["startSocketModeListener"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["routeSocketEvent with options"], reason: SOCKET_MODE },
