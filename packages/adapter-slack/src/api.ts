@@ -1,6 +1,7 @@
 import { ConfigError, type Logger } from "@baton/core";
 import { LogLevel, WebClient, type WebClientOptions } from "@slack/web-api";
 import { currentBotToken, type SlackBotToken } from "./bot-token.js";
+import { withEnterpriseContext } from "./enterprise-context.js";
 import { SlackApiError, slackApiError } from "./errors.js";
 import type { SlackRetryConfig } from "./options.js";
 import { currentSlackToken } from "./token-context.js";
@@ -116,11 +117,15 @@ export class SlackApi {
     if (token === undefined) {
       throw new ConfigError([
         this.options.multiWorkspace === true
-          ? `slack adapter: no bot token to call ${method}: a multi-workspace app calls Slack inside a webhook delivery or adapter.withBotToken(token, fn)`
+          ? `slack adapter: no bot token to call ${method}: a multi-workspace app (no botToken, another auth field given) calls Slack inside a webhook delivery or adapter.withBotToken(token, fn); give botToken for a single workspace`
           : `slack adapter: botToken is required to call ${method} (or set SLACK_BOT_TOKEN)`,
       ]);
     }
-    return this.callWith(this.clientFor(token), method, args);
+    return this.callWith(
+      this.clientFor(token),
+      method,
+      withEnterpriseContext(args, currentSlackToken()),
+    );
   }
 
   /** Calls a method that takes no bot token (`oauth.v2.access` authenticates with the client). */

@@ -141,7 +141,24 @@ export async function routeWithInstallation(
       installationId: found.installationId,
       ...(found.teamId === undefined ? {} : { teamId: found.teamId }),
       ...(installation.botUserId === undefined ? {} : { botUserId: installation.botUserId }),
+      ...(found.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
+      ...eventContextOf(payload, found.teamId),
     },
     run,
   );
+}
+
+/**
+ * Where an event happened, as Slack saw it: its channel and, when the channel is seen from
+ * another workspace than the delivery's (`context_team_id`), that workspace.
+ */
+export function eventContextOf(
+  payload: SlackWebhookPayload,
+  teamId: string | undefined,
+): { contextTeamId?: string; contextChannel?: string } {
+  if (payload.kind !== "event") return {};
+  const contextTeamId = text(payload.raw.context_team_id);
+  const channel = payload.event.channel ?? payload.event.item?.channel;
+  if (contextTeamId === undefined || contextTeamId === teamId || channel === undefined) return {};
+  return { contextTeamId, contextChannel: channel };
 }

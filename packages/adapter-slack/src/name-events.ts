@@ -51,7 +51,8 @@ export async function learnNames(
 }
 
 /**
- * A `user_change`: the profile changed, so the Chat's cached user (in the State) goes, this
+ * A `user_change`: the profile changed, so the Chat's cached user (in the State, under the
+ * delivery's installation in a multi-workspace app) goes, this
  * instance names the user by the new profile, and the reverse name index drops the old names and
  * holds the new ones. Other instances read the old name until their cached entry lapses.
  */
@@ -62,7 +63,8 @@ export function userChangeWork(
   event: SlackEvent & { readonly changed_user_id: string },
 ): () => Promise<void> {
   const userId = event.changed_user_id;
-  const key = userCacheKey(target.adapter.name, userId);
+  // Read here, inside the delivery: a multi-workspace app keeps users per installation.
+  const key = userCacheKey(target.adapter.name, userId, target.adapter.userCacheScope?.());
   return async () => {
     await host.getState().delete(key);
     await target.names?.profileChanged(team, userId, event.changed_user);

@@ -42,7 +42,8 @@ export interface SlackRetryConfig {
 export interface SlackAdapterConfig extends SlackAssistantConfig {
   /**
    * The bot token (`xoxb-…`) every Web API call uses, or a function returning it, called at each
-   * use (a rotated token is picked up; it must not be async). Default: `SLACK_BOT_TOKEN`.
+   * use (a rotated token is picked up; it must not be async). Default: `SLACK_BOT_TOKEN`, read
+   * only when the config names no other auth field (`signingSecret`, `clientId`, …).
    */
   botToken?: SlackBotToken;
   /**
@@ -123,7 +124,10 @@ export interface ResolvedSlackOptions {
   readonly encryptionKeyBytes: Buffer | undefined;
   readonly installationKeyPrefix: string;
   readonly installationProvider: SlackInstallationProvider | undefined;
-  /** No `botToken`, and `clientId` or `installationProvider`: tokens come per workspace. */
+  /**
+   * A webhook app with no `botToken` whose config names an auth field (`signingSecret`,
+   * `clientId`, `installationProvider`, …): tokens come per workspace from its installations.
+   */
   readonly multiWorkspace: boolean;
   readonly logger: Logger | undefined;
   readonly userName: string;
@@ -160,6 +164,20 @@ function decodedKey(problems: string[], key: string | undefined): Buffer | undef
  * unverifiable webhook is never read), an app token in socket mode. A missing bot token is not
  * an error here: a bot may be built before its secrets load; the first call that needs it says so.
  */
+/**
+ * The config fields that say how the app authenticates. With any of them given, `botToken` is
+ * not read from `SLACK_BOT_TOKEN`, and a webhook app without `botToken` is multi-workspace
+ * (upstream's rule).
+ */
+const AUTH_FIELDS = [
+  "botToken",
+  "signingSecret",
+  "clientId",
+  "clientSecret",
+  "encryptionKey",
+  "installationProvider",
+] as const satisfies readonly (keyof SlackAdapterConfig)[];
+
 export function resolveSlackOptions(
   config: SlackAdapterConfig = {},
   env: Record<string, string | undefined> = process.env,
@@ -180,11 +198,14 @@ export function resolveSlackOptions(
   checkPrefix(problems, "appToken", appToken, "xapp-");
   checkBotTokenSource(problems, config.botToken);
   const given: unknown = config.botToken;
+  // Any auth field in the config means the app chose how it authenticates: a SLACK_BOT_TOKEN
+  // left in the environment must not turn a multi-workspace app into a one-token app.
+  const authGiven = AUTH_FIELDS.some((field) => config[field] !== undefined);
   const botToken: SlackBotToken | undefined =
     typeof given === "function"
       ? (given as () => string)
       : given === undefined || typeof given === "string"
-        ? configOrEnv(given, env.SLACK_BOT_TOKEN)
+        ? configOrEnv(given, authGiven ? undefined : env.SLACK_BOT_TOKEN)
         : undefined;
   if (typeof botToken === "string") checkPrefix(problems, "botToken", botToken, "xox");
   const botUserId = configOrEnv(config.botUserId, undefined);
@@ -251,8 +272,7 @@ export function resolveSlackOptions(
     encryptionKeyBytes,
     installationKeyPrefix,
     installationProvider: provider,
-    multiWorkspace:
-      botToken === undefined && (config.clientId !== undefined || provider !== undefined),
+    multiWorkspace: mode === "webhook" && botToken === undefined && authGiven,
     logger: config.logger,
     userName,
     retryConfig: config.retryConfig,

@@ -88,7 +88,8 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
     clock: this.options.clock,
     logger: () => this.logger(),
     host: () => this.host,
-    team: () => this.currentTeam(),
+    team: () => this.namesTeam(),
+    scope: () => this.userCacheScope(),
   });
 
   /** `adapter.stream`: native streaming with the assistant options (see `SlackNativeStreams`). */
@@ -123,6 +124,15 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
    */
   private currentTeam(): string {
     return currentSlackToken()?.teamId ?? this.team;
+  }
+
+  /**
+   * The workspace user names are indexed under: the delivery's, else the installation
+   * `withBotToken` was given (a workspace install's id is its team id), else `auth.test`'s.
+   */
+  private namesTeam(): string {
+    const context = currentSlackToken();
+    return context?.teamId ?? context?.installationId ?? this.team;
   }
 
   async postMessage(threadId: string, message: AdapterPostableMessage): Promise<RawMessage> {
@@ -292,6 +302,16 @@ export class SlackAdapter extends SlackAdapterInstalls implements Adapter<SlackT
 
   async getUser(userId: string): Promise<UserInfo | null> {
     return this.names.fetchUser(userId);
+  }
+
+  /**
+   * The installation of the work in progress (a multi-workspace delivery, or `withBotToken` with
+   * an `installationId`): users are cached per installation, since each sees Slack through its
+   * own token and scopes (an email one workspace may read, another may not). Undefined — one
+   * cache — for a single-workspace app.
+   */
+  userCacheScope(): string | undefined {
+    return currentSlackToken()?.installationId;
   }
 
   async postEphemeral(

@@ -15,6 +15,15 @@ export interface SlackTokenContext {
   readonly teamId?: string;
   /** The installation's bot user, for telling the bot's own messages and mentions apart. */
   readonly botUserId?: string;
+  /** True for an org-wide Enterprise Grid install: its calls name `teamId` as `team_id`. */
+  readonly isEnterpriseInstall?: boolean;
+  /**
+   * The workspace whose view of the channel the event came from (Slack's `context_team_id`),
+   * when it is not `teamId`: calls to {@link contextChannel} echo it as `client_context_team_id`.
+   */
+  readonly contextTeamId?: string;
+  /** The channel the event happened in. */
+  readonly contextChannel?: string;
 }
 
 const contexts = new AsyncLocalStorage<SlackTokenContext>();

@@ -36,6 +36,11 @@ export interface SlackUserNamesOptions {
   host(): ChatHost | undefined;
   /** The workspace of the work in progress (the delivery's, else the bot token's). */
   team(): string;
+  /**
+   * The installation of the work in progress, when the adapter serves several: this instance's
+   * names are kept per installation, as the Chat's user cache is. Undefined: one cache.
+   */
+  scope(): string | undefined;
 }
 
 /** The Chat's cached `getUser`, when the host is a Chat (ChatHost does not promise it). */
@@ -80,9 +85,11 @@ export class SlackUserNames {
    * (the look-up after the answer refreshes those, as {@link lookupUser} reads only fresh ones).
    */
   snapshot(): SlackNameSnapshot {
+    const scope = this.options.scope();
     return {
-      user: (userId) => this.users.getAllowingStale(userId) ?? undefined,
-      channelName: (channelId) => this.channels.getAllowingStale(channelId) ?? undefined,
+      user: (userId) => this.users.getAllowingStale(scoped(scope, userId)) ?? undefined,
+      channelName: (channelId) =>
+        this.channels.getAllowingStale(scoped(scope, channelId)) ?? undefined,
     };
   }
 
@@ -93,7 +100,7 @@ export class SlackUserNames {
   async fetchUser(userId: string): Promise<UserInfo | null> {
     const record = await fetchSlackUserRecord(this.options.api, this.options.logger(), userId);
     if (record === null) return null;
-    this.users.set(userId, record.info);
+    this.users.set(this.keyOf(userId), record.info);
     await this.index(record);
     return record.info;
   }
@@ -104,16 +111,17 @@ export class SlackUserNames {
    * share one lookup. Never rejects: a failure is logged and reads as `null`.
    */
   lookupUser(userId: string): Promise<UserInfo | null> {
-    const cached = this.users.get(userId);
+    const key = this.keyOf(userId);
+    const cached = this.users.get(key);
     if (cached !== undefined) return Promise.resolve(cached);
-    const running = this.pendingUsers.get(userId);
+    const running = this.pendingUsers.get(key);
     if (running !== undefined) return running;
-    const lookup = this.lookupUncached(userId).finally(() => this.pendingUsers.delete(userId));
-    this.pendingUsers.set(userId, lookup);
+    const lookup = this.lookupUncached(userId, key).finally(() => this.pendingUsers.delete(key));
+    this.pendingUsers.set(key, lookup);
     return lookup;
   }
 
-  private async lookupUncached(userId: string): Promise<UserInfo | null> {
+  private async lookupUncached(userId: string, key: string): Promise<UserInfo | null> {
     const host = this.options.host() as UserLookupHost | undefined;
     let user: UserInfo | null;
     try {
@@ -126,15 +134,16 @@ export class SlackUserNames {
       this.options.logger().debug("slack: chat.getUser failed, asking users.info", { error });
       user = await this.fetchUser(userId);
     }
-    this.users.set(userId, user);
+    this.users.set(key, user);
     return user;
   }
 
   /** The channel's name (`conversations.info`, cached like users); `null` when Slack won't say. */
   lookupChannel(channelId: string): Promise<string | null> {
-    const cached = this.channels.get(channelId);
+    const key = this.keyOf(channelId);
+    const cached = this.channels.get(key);
     if (cached !== undefined) return Promise.resolve(cached);
-    const running = this.pendingChannels.get(channelId);
+    const running = this.pendingChannels.get(key);
     if (running !== undefined) return running;
     const lookup = fetchSlackChannelInfo(this.options.api, channelId)
       .then((info) => info.name ?? null)
@@ -143,11 +152,11 @@ export class SlackUserNames {
         return null;
       })
       .then((name) => {
-        this.channels.set(channelId, name);
+        this.channels.set(key, name);
         return name;
       })
-      .finally(() => this.pendingChannels.delete(channelId));
-    this.pendingChannels.set(channelId, lookup);
+      .finally(() => this.pendingChannels.delete(key));
+    this.pendingChannels.set(key, lookup);
     return lookup;
   }
 
@@ -184,7 +193,7 @@ export class SlackUserNames {
    */
   async profileChanged(team: string, userId: string, rawUser: unknown): Promise<void> {
     const fresh = slackUserOf(userId, rawUser);
-    this.users.set(userId, fresh.info);
+    this.users.set(this.keyOf(userId), fresh.info);
     const state = this.state();
     if (state === undefined) return;
     await new SlackNameIndex(state).index(team, userId, [fresh.info.userName, fresh.handle]);
@@ -254,7 +263,17 @@ export class SlackUserNames {
     }
   }
 
+  /** A user's or channel's key in this instance's caches: under the installation, if any. */
+  private keyOf(id: string): string {
+    return scoped(this.options.scope(), id);
+  }
+
   private state(): StateAdapter | undefined {
     return this.options.host()?.getState();
   }
+}
+
+/** `id` under `scope` (`{scope}:{id}`), or `id` itself without one; Slack ids hold no `:`. */
+function scoped(scope: string | undefined, id: string): string {
+  return scope === undefined ? id : `${scope}:${id}`;
 }

@@ -66,6 +66,39 @@ describe("constructor env var resolution", () => {
     expect(createSlackAdapter({ userName: "mybot" }).options.botToken).toBe("xoxb-env-token");
   });
 
+  it("disables SLACK_BOT_TOKEN env fallback when another auth field is passed", async () => {
+    process.env.SLACK_BOT_TOKEN = "xoxb-env-token";
+    const created = createSlackAdapter({
+      signingSecret: "config-secret",
+      clientId: "client-id",
+      clientSecret: "client-secret",
+    });
+    expect(created.options.botToken).toBeUndefined();
+    expect(created.isMultiWorkspace).toBe(true);
+    // Outside a delivery a multi-workspace app has no token: the env token is never used.
+    await expect(created.openDM("U123")).rejects.toThrow(
+      /no bot token to call conversations\.open/,
+    );
+  });
+
+  it("disables SLACK_BOT_TOKEN env fallback for a signingSecret-only config (multi-workspace)", async () => {
+    process.env.SLACK_BOT_TOKEN = "xoxb-env-token";
+    const created = createSlackAdapter({ signingSecret: "config-secret" });
+    expect(created.options.botToken).toBeUndefined();
+    expect(created.isMultiWorkspace).toBe(true);
+    await expect(created.openDM("U123")).rejects.toThrow(/give botToken for a single workspace/);
+  });
+
+  it("reads SLACK_BOT_TOKEN when no auth field is configured, in socket mode too", () => {
+    process.env.SLACK_SIGNING_SECRET = "env-signing-secret";
+    process.env.SLACK_APP_TOKEN = "xapp-env";
+    process.env.SLACK_BOT_TOKEN = "xoxb-env-token";
+    expect(createSlackAdapter({ userName: "mybot" }).isMultiWorkspace).toBe(false);
+    const socket = createSlackAdapter({ mode: "socket", appToken: "xapp-config" });
+    expect(socket.options.botToken).toBe("xoxb-env-token");
+    expect(socket.isMultiWorkspace).toBe(false);
+  });
+
   it("should default logger when not provided", () => {
     process.env.SLACK_SIGNING_SECRET = "env-signing-secret";
     const created = createSlackAdapter();
@@ -148,7 +181,7 @@ describe("Slack config errors", () => {
   });
 
   it("names the missing bot token at the first Web API call", async () => {
-    const options = resolveSlackOptions({ signingSecret: "s" }, {});
+    const options = resolveSlackOptions({}, { SLACK_SIGNING_SECRET: "s" });
     const created = new SlackAdapter(options);
     await expect(created.openDM("U123")).rejects.toThrow(
       /botToken is required to call conversations.open/,

@@ -322,6 +322,13 @@ export interface Adapter<TThreadData = unknown> extends AdapterStreaming {
   openDM?(userId: string): Promise<string>;
   /** Looks a user up; `null` when the platform knows no such user (capability `getUser`). */
   getUser?(userId: string): Promise<UserInfo | null>;
+  /**
+   * The installation the work in progress runs for, when one adapter serves several (a
+   * multi-workspace Slack app): `chat.getUser` caches users under it, so one installation's
+   * answer (its names, its email scope) never serves another installation's lookup. Called
+   * inside the work's own async context. Undefined, or not implemented: one cache per adapter.
+   */
+  userCacheScope?(): string | undefined;
   /** Posts a message only `userId` sees (capability `ephemeral`). */
   postEphemeral?(
     threadId: string,

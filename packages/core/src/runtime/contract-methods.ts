@@ -44,6 +44,7 @@ export const ADAPTER_OPTIONAL_METHODS = [
   "stream",
   "openDM",
   "postEphemeral",
+  "userCacheScope",
 ] as const satisfies readonly MethodNames<Adapter>[];
 
 /**

@@ -9,7 +9,7 @@ import type { JsonValue } from "../model/json.js";
 import { callAdapter } from "./adapter-call.js";
 import { adapterForUserId, type UserRef, userIdOf } from "./user-adapter.js";
 
-/** The State key prefix of cached users: `user:{adapter}:{encodeURIComponent(userId)}`. */
+/** The State key prefix of cached users (see {@link userCacheKey}). */
 export const USER_CACHE_KEY_PREFIX = "user:";
 
 /** How long a looked-up user is kept when `userCacheTtlMs` is not given: 1 hour. */
@@ -67,7 +67,7 @@ export class UserLookup {
     if (!capabilitiesOf(adapter).getUser || typeof fetchUser !== "function") {
       throw new NotSupportedError(adapter.name, "getUser", { step });
     }
-    const key = userCacheKey(adapter.name, userId);
+    const key = userCacheKey(adapter.name, userId, adapter.userCacheScope?.());
     const running = this.inFlight.get(key);
     if (running) return running;
     const call = () => fetchUser.call(adapter, userId);
@@ -121,7 +121,13 @@ export class UserLookup {
   }
 }
 
-/** The State key of a cached user. */
-export function userCacheKey(adapterName: string, userId: string): string {
-  return `${USER_CACHE_KEY_PREFIX}${adapterName}:${encodeURIComponent(userId)}`;
+/**
+ * The State key of a cached user: `user:{adapter}:{userId}`, or `user:{adapter}:{scope}:{userId}`
+ * under an adapter's `userCacheScope` (both parts URI-encoded, so the two shapes never meet).
+ */
+export function userCacheKey(adapterName: string, userId: string, scope?: string): string {
+  const id = encodeURIComponent(userId);
+  return scope === undefined
+    ? `${USER_CACHE_KEY_PREFIX}${adapterName}:${id}`
+    : `${USER_CACHE_KEY_PREFIX}${adapterName}:${encodeURIComponent(scope)}:${id}`;
 }

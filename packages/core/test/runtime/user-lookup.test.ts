@@ -6,6 +6,7 @@ import {
   type MockAdapter,
 } from "@baton/testing";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { Adapter } from "../../src/contracts/adapter.js";
 import type { UserInfo } from "../../src/contracts/thread-surface-types.js";
 import { Chat, ConfigError } from "../../src/index.js";
 import {
@@ -120,6 +121,33 @@ describe("chat.getUser cache", () => {
     expect(await state.get(key)).toEqual({ status: "found", user: ALICE });
     await clock.advance(TTL_MS);
     expect(await state.get(key)).toBeNull();
+  });
+
+  it("keeps one cache per installation when the adapter names a userCacheScope", async () => {
+    const { state, a } = twoInstances(clock);
+    let installation: string | undefined = "T_A";
+    const scoped: Adapter = a.adapter;
+    scoped.userCacheScope = () => installation;
+    await a.chat.getUser("U1");
+    installation = "T_B";
+    await a.chat.getUser("U1");
+    installation = undefined;
+    await a.chat.getUser("U1");
+
+    // One platform call per installation: T_A's answer never served T_B's lookup.
+    expect(a.adapter.callsOf("getUser")).toHaveLength(3);
+    expect(userCacheKey("slack", "U1", "T_A")).toBe("user:slack:T_A:U1");
+    for (const key of ["user:slack:T_A:U1", "user:slack:T_B:U1", "user:slack:U1"]) {
+      expect(await state.get(key)).toEqual({ status: "found", user: ALICE });
+    }
+    await a.chat.getUser("U1");
+    expect(a.adapter.callsOf("getUser")).toHaveLength(3);
+  });
+
+  it("encodes the scope, so a scoped key never reads as an unscoped one", () => {
+    expect(userCacheKey("slack", "T:1", undefined)).toBe("user:slack:T%3A1");
+    expect(userCacheKey("slack", "1", "T")).toBe("user:slack:T:1");
+    expect(userCacheKey("slack", "U1", "E:1")).toBe("user:slack:E%3A1:U1");
   });
 
   it("caches that a user does not exist, for the TTL", async () => {
