@@ -118,6 +118,7 @@ function slackMappings(): FileMapping[] {
         "installations-enterprise.test.ts",
         "installations-oauth.test.ts",
         "installations-user-caches.test.ts",
+        "link-unfurls.test.ts",
         "mentions-outbound.test.ts",
         "outbound.test.ts",
         "parse.test.ts",

@@ -11,6 +11,7 @@ import {
 import { agentViewMayApply, agentViewThreadId, inThread } from "./agent-view.js";
 import { assistantEventWork } from "./assistant-events.js";
 import { fetchLinkedSlackMessage } from "./history.js";
+import { slackUnfurlsOf } from "./links.js";
 import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from "./message.js";
 import { learnNames, learnNamesAfterAnswer, userChangeWork } from "./name-events.js";
 import type { SlackEvent, SlackEventCallback } from "./parse.js";
@@ -114,6 +115,11 @@ function otherEventWork(
     // sends one when it unfurls a link or updates thread metadata) are not edits anyone made.
     if (event.message.subtype === "tombstone") return undefined;
     if (event.previous_message && event.previous_message.text === event.message.text) {
+      return undefined;
+    }
+    // Slack's unfurl of a link arrives as a change without `edited` (often without the previous
+    // message): nobody edited anything. The links carry the unfurl wherever the message is read.
+    if (event.message.edited === undefined && slackUnfurlsOf(event.message.attachments).size > 0) {
       return undefined;
     }
     const channel = event.channel ?? "";

@@ -13,8 +13,10 @@ const NAMES_AFTER_ANSWER =
   "different on purpose: the webhook asks Slack nothing before its answer, so inbound <@U…>, <#C…> and the author are named from the instance's cache, and what it lacks is looked up after the answer and named from the next message on (ADR 0027); pinned by the '(Baton: …)' tests of packages/adapter-slack/test/user-names.test.ts and user-names-events.test.ts";
 const BARE_MENTIONS =
   "different on purpose: a bare @name is sent as <@U…> when the reverse name index names the user and as typed otherwise, never as <@name> (ADR 0027); pinned with upstream's inputs in packages/adapter-slack/test/mentions-outbound.test.ts ('bare @name in outbound text …')";
-const LINKS =
-  "not built: unfurl enrichment (titles, descriptions, images from Slack's attachments); Message.links from text and rich_text blocks is ported in packages/adapter-slack/test/channels.test.ts, and fetchMessage on links to Slack messages in packages/adapter-slack/test/fetch-message.test.ts";
+/** The ADR of Slack edits and unfurls. */
+const EDITS_ADR = "docs/adr/0030-slack-hidden-edits-are-edits.md";
+const HIDDEN_EDITS =
+  "different on purpose: a message_changed that carries edited is an edit whether or not Slack marks it hidden (Slack's documented payload always is), so it reaches onMessageUpdated; only unfurls without edited, unchanged text and tombstones are dropped (ADR 0030); pinned by packages/adapter-slack/test/link-unfurls.test.ts 'dispatches an edit Slack marks hidden as an update (Baton: ADR 0030)'";
 const RENDER_FORMATTED =
   "different on purpose: renderFormatted gives the mrkdwn Baton sends, not markdown, since Baton renders markdown to mrkdwn itself instead of sending Slack's markdown_text (ADR 0022); pinned by packages/adapter-slack/test/parse.test.ts 'renders AST to Slack mrkdwn, not markdown (Baton: no markdown_text)'";
 const SUBCLASS =
@@ -86,7 +88,12 @@ export const SLACK_DIVERGENCES = [
       reason: RENDER_FORMATTED,
       link: ADR,
     },
-    { kind: "deferred", describe: ["link unfurl enrichment"], reason: LINKS },
+    {
+      kind: "divergent",
+      titles: ["should ignore hidden message_changed without unfurl attachments"],
+      reason: HIDDEN_EDITS,
+      link: EDITS_ADR,
+    },
     { kind: "deferred", describe: ["socket mode forwarding - handleWebhook"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["startSocketModeListener"], reason: SOCKET_MODE },
     { kind: "deferred", describe: ["routeSocketEvent with options"], reason: SOCKET_MODE },
