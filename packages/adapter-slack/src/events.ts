@@ -16,6 +16,7 @@ import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from 
 import { learnNames, learnNamesAfterAnswer, userChangeWork } from "./name-events.js";
 import type { SlackEvent, SlackEventCallback } from "./parse.js";
 import { encodeSlackMessageId } from "./thread-id.js";
+import { slackTenantOf } from "./token-context.js";
 import { ack, detach, type SlackWebhookTarget } from "./webhook-target.js";
 
 /** How long the mark of a handled non-message event answers Slack's retries (1 h). */
@@ -43,7 +44,10 @@ export async function onEventCallback(
 ): Promise<Response> {
   const { event } = payload;
   const team = payload.teamId || event.team || target.teamId();
-  const process: ProcessOptions = { ...options, ...(team ? { tenantId: team } : {}) };
+  const process: ProcessOptions = {
+    ...options,
+    ...(team ? { tenantId: slackTenantOf(team) } : {}),
+  };
   const logger = target.logger();
   if ((event.type === "message" && isSpokenMessage(event)) || event.type === "app_mention") {
     const channel = event.channel;

@@ -12,6 +12,7 @@ import { slackThreadIdOf } from "./message.js";
 import { decodeModalMetadata, modalResponseBody, viewSubmissionValues } from "./modals.js";
 import type { SlackInteraction, SlackSlashCommand } from "./parse.js";
 import { encodeSlackMessageId } from "./thread-id.js";
+import { slackTenantOf } from "./token-context.js";
 import { ack, detach, json, type SlackWebhookTarget } from "./webhook-target.js";
 
 type Json = Record<string, unknown>;
@@ -62,7 +63,10 @@ export async function onInteraction(
 ): Promise<Response> {
   const { payload } = interaction;
   const team = str(rec(payload.team).id) ?? target.teamId();
-  const process: ProcessOptions = { ...options, ...(team ? { tenantId: team } : {}) };
+  const process: ProcessOptions = {
+    ...options,
+    ...(team ? { tenantId: slackTenantOf(team) } : {}),
+  };
   const deadline = { ...process, deadlineMs: target.options.interactionDeadlineMs };
   const user = userOf(payload, target.self().botUserId);
   const logger = target.logger();
@@ -210,7 +214,10 @@ export function onSlashCommand(
     ...(params.trigger_id ? { triggerId: params.trigger_id } : {}),
     raw: { ...params },
   };
-  const process: ProcessOptions = { ...options, ...(team ? { tenantId: team } : {}) };
+  const process: ProcessOptions = {
+    ...options,
+    ...(team ? { tenantId: slackTenantOf(team) } : {}),
+  };
   detach(
     () => host.processSlashCommand(target.adapter, event, process),
     target.logger(),

@@ -1,4 +1,4 @@
-import type { WebhookOptions } from "@baton/core";
+import type { Message, WebhookOptions } from "@baton/core";
 import type { WebClient } from "@slack/web-api";
 import type { SlackFileAccess } from "./file-download.js";
 import type { SlackInstallationRouting } from "./installation-routing.js";
@@ -11,7 +11,7 @@ import {
 } from "./oauth.js";
 import type { ResolvedSlackOptions } from "./options.js";
 import { SlackAdapterBase } from "./slack-adapter-base.js";
-import { currentSlackToken, runWithSlackToken } from "./token-context.js";
+import { currentSlackToken, runWithSlackToken, type SlackTokenContext } from "./token-context.js";
 import { handleSlackWebhook } from "./webhook.js";
 
 /**
@@ -91,6 +91,48 @@ export abstract class SlackAdapterInstalls extends SlackAdapterBase {
       request,
       options,
     );
+  }
+
+  /**
+   * A handler run outside the delivery that brought its message — a queued message drained by
+   * the sweeper, by another instance, after a restart — runs with its installation's token, bot
+   * user and workspace, as inside the delivery: the core's tenant is the installation id. Inside
+   * that installation's delivery already, and in a single-workspace app, `fn` runs as it is.
+   * Rejects (the run ends as `error`) when the installation store cannot be read.
+   */
+  runForTenant<T>(tenant: string | undefined, message: Message, fn: () => Promise<T>): Promise<T> {
+    if (!this.options.multiWorkspace || tenant === undefined) return fn();
+    if (currentSlackToken()?.installationId === tenant) return fn();
+    return this.tenantContext(tenant, message).then((context) =>
+      context === undefined ? fn() : runWithSlackToken(context, fn),
+    );
+  }
+
+  private async tenantContext(
+    installationId: string,
+    message: Message,
+  ): Promise<SlackTokenContext | undefined> {
+    // Slack's enterprise ids start with E, its team ids with T.
+    const isEnterpriseInstall = installationId.startsWith("E");
+    const installation = await this.installations.resolve(installationId, isEnterpriseInstall);
+    if (installation === null) {
+      this.logger().warn(
+        "slack: a queued message's installation is gone; it runs without a token",
+        {
+          installationId,
+        },
+      );
+      return undefined;
+    }
+    // A Slack message id is `{team}:{channel}:{ts}`: the workspace the message was posted in.
+    const team = message.id.slice(0, Math.max(message.id.indexOf(":"), 0));
+    return {
+      token: installation.botToken,
+      installationId,
+      ...(team === "" || team === "_" ? {} : { teamId: team }),
+      ...(installation.botUserId === undefined ? {} : { botUserId: installation.botUserId }),
+      ...(isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
+    };
   }
 
   /**

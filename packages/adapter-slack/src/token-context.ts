@@ -37,3 +37,11 @@ export function runWithSlackToken<T>(context: SlackTokenContext, fn: () => T): T
 export function currentSlackToken(): SlackTokenContext | undefined {
   return contexts.getStore();
 }
+
+/**
+ * The core's tenant of a delivery for `team`: the installation inside a multi-workspace
+ * delivery (so a run drained elsewhere finds its token again), else the workspace itself.
+ */
+export function slackTenantOf(team: string): string {
+  return currentSlackToken()?.installationId ?? team;
+}

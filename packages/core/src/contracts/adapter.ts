@@ -329,6 +329,15 @@ export interface Adapter<TThreadData = unknown> extends AdapterStreaming {
    * inside the work's own async context. Undefined, or not implemented: one cache per adapter.
    */
   userCacheScope?(): string | undefined;
+  /**
+   * Runs one handler run of `tenant` (its delivery's `ProcessOptions.tenantId`) inside what the
+   * adapter needs for that tenant — a multi-workspace app's installation token — for runs that
+   * happen outside the delivery that brought the message: a queued message drained by the
+   * sweeper, by another instance or after a restart. `message` is the run's latest message.
+   * Called around every run; returns `fn()` when it has nothing to add. Should not reject: a
+   * rejection ends the run as `error` with no handler run (logged).
+   */
+  runForTenant?<T>(tenant: string | undefined, message: Message, fn: () => Promise<T>): Promise<T>;
   /** Posts a message only `userId` sees (capability `ephemeral`). */
   postEphemeral?(
     threadId: string,

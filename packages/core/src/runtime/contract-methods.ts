@@ -45,6 +45,7 @@ export const ADAPTER_OPTIONAL_METHODS = [
   "openDM",
   "postEphemeral",
   "userCacheScope",
+  "runForTenant",
 ] as const satisfies readonly MethodNames<Adapter>[];
 
 /**

@@ -67,7 +67,9 @@ export function wireStrategy<TThread, TChannel>(
     // The run is the turn's tag (its lock key and hand-over, for `thread.hold`), and the thread
     // the turn's active conversation.
     const turn = { tag: run, conversationId: batch.threadId };
-    const handle = () => routedRun(batch, handlerRun);
+    const routed = () => routedRun(batch, handlerRun);
+    const handle =
+      batch.adapter.runForTenant === undefined ? routed : () => inTenant(batch, routed);
     // Without an observer and with the gate open (the hot path): the turn's own promise, which
     // never rejects (routedRun does not), and no event, timestamp or duration built for nobody.
     if (!deliveries.observesEvents && !deliveries.recordsDurations) {
@@ -78,6 +80,25 @@ export function wireStrategy<TThread, TChannel>(
       ...turn,
       signal: () => handlerRun.signal,
     });
+  };
+  // A run the adapter places in its tenant's context (a multi-workspace app's token). Like the
+  // routed run, it never rejects: a failing hook ends the run before any handler.
+  const inTenant = (batch: Batch, routed: () => Promise<BatchOutcome>): Promise<BatchOutcome> => {
+    const failed = (error: unknown): BatchOutcome => {
+      logger.error("the adapter could not place the run in its tenant; no handler ran", {
+        adapter: batch.adapter.name,
+        tenant: batch.tenant,
+        threadId: batch.threadId,
+        error,
+      });
+      return "error";
+    };
+    try {
+      const placed = batch.adapter.runForTenant?.(batch.tenant, batch.message, routed);
+      return placed === undefined ? routed() : placed.catch(failed);
+    } catch (error) {
+      return Promise.resolve(failed(error));
+    }
   };
   const observedRun = async (
     batch: Batch,
