@@ -35,13 +35,18 @@ const linkBlock = (...elements: Record<string, unknown>[]) => [
 const plain = (links: readonly LinkPreview[]) =>
   links.map(({ fetchMessage: _, ...fields }) => fields);
 
+/** The links (without loaders) of a message a person posts in C123, as its handler saw them. */
+async function linksOf(fields: Record<string, unknown>) {
+  const h = await harness();
+  const seen = record(h);
+  await deliver(h, { ts: nextTs(), user: "U0HUMAN001", ...fields });
+  expect(seen.messages).toHaveLength(1);
+  return plain(seen.messages[0]?.links ?? []);
+}
+
 describe("link unfurl enrichment", () => {
   it("should enrich links with metadata from attachments", async () => {
-    const h = await harness();
-    const seen = record(h);
-    await deliver(h, {
-      ts: nextTs(),
-      user: "U0HUMAN001",
+    const links = await linksOf({
       text: "Check out ",
       blocks: linkBlock(
         { type: "text", text: "Check out " },
@@ -58,7 +63,7 @@ describe("link unfurl enrichment", () => {
       ],
     });
 
-    expect(plain(seen.messages[0]?.links ?? [])).toEqual([
+    expect(links).toEqual([
       {
         url: "https://example.com/article",
         title: "Example Article",
@@ -70,11 +75,7 @@ describe("link unfurl enrichment", () => {
   });
 
   it("should extract links from attachments even without blocks", async () => {
-    const h = await harness();
-    const seen = record(h);
-    await deliver(h, {
-      ts: nextTs(),
-      user: "U0HUMAN001",
+    const links = await linksOf({
       text: "https://github.com/vercel/chat",
       attachments: [
         {
@@ -87,50 +88,36 @@ describe("link unfurl enrichment", () => {
       ],
     });
 
-    const links = plain(seen.messages[0]?.links ?? []);
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({ title: "vercel/chat", siteName: "GitHub" });
   });
 
   it("should return bare links when no attachments present", async () => {
-    const h = await harness();
-    const seen = record(h);
-    await deliver(h, {
-      ts: nextTs(),
-      user: "U0HUMAN001",
+    const links = await linksOf({
       text: "Check out ",
       blocks: linkBlock({ type: "link", url: "https://example.com" }),
     });
 
-    expect(plain(seen.messages[0]?.links ?? [])).toEqual([{ url: "https://example.com" }]);
+    expect(links).toEqual([{ url: "https://example.com" }]);
   });
 
   it("parses bracketed links from text and bounds their length", async () => {
-    const h = await harness();
-    const seen = record(h);
     const overLong = `https://example.com/${"a".repeat(4_000)}`;
-    await deliver(h, {
-      ts: nextTs(),
-      user: "U0HUMAN001",
+    const links = await linksOf({
       text: `ok <https://example.com/x> and <${overLong}>`,
     });
 
-    const urls = (seen.messages[0]?.links ?? []).map((link) => link.url);
-    expect(urls).toEqual(["https://example.com/x"]);
+    expect(links.map((link) => link.url)).toEqual(["https://example.com/x"]);
   });
 
   it("should match unfurl metadata with trailing slash differences", async () => {
-    const h = await harness();
-    const seen = record(h);
-    await deliver(h, {
-      ts: nextTs(),
-      user: "U0HUMAN001",
+    const links = await linksOf({
       text: " ",
       blocks: linkBlock({ type: "link", url: "https://example.com" }),
       attachments: [{ from_url: "https://example.com/", title: "Example", text: "Welcome" }],
     });
 
-    expect(plain(seen.messages[0]?.links ?? [])).toEqual([
+    expect(links).toEqual([
       { url: "https://example.com", title: "Example", description: "Welcome" },
     ]);
   });
