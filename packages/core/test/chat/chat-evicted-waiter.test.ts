@@ -1,7 +1,8 @@
-import { Chat, type DeliveryResult, type MessageContext, type Observer, sleep } from "@baton/core";
+import { type DeliveryResult, type MessageContext, type Observer, sleep } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
-import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
+import { createFakeClock, createTestMessage } from "@baton/testing";
 import { describe, expect, it } from "vitest";
+import { botInstance } from "./chat-harness.js";
 import { outcomeRecorder } from "./outcome-recorder.js";
 
 const T1 = "mock:C1:T1";
@@ -11,13 +12,7 @@ type FakeClock = ReturnType<typeof createFakeClock>;
 
 /** One instance of the bot on the shared State; `slow` messages sleep `slowMs` in the handler. */
 async function instance(state: SharedState, clock: FakeClock, observer: Observer, slowMs = 1_000) {
-  const adapter = createMockAdapter("mock");
-  const chat = new Chat({
-    userName: "bot",
-    adapters: { mock: adapter },
-    state,
-    logger: "silent",
-    clock,
+  const { chat, adapter } = botInstance(state, clock, {
     observer,
     concurrency: { strategy: "queue", maxQueueSize: 2, lockTtlMs: 300 },
   });

@@ -3,6 +3,7 @@ import { createMemoryState } from "@baton/state-memory";
 import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
 import { describe, expect, it, vi } from "vitest";
 import { Chat, type ChatConfig } from "../../src/index.js";
+import { botInstance } from "./chat-harness.js";
 
 // The runtime on a State that offers the fused fast paths (DESIGN §4.1): the same outcomes as
 // with the separate calls, in fewer State calls. chat-concurrency/-dedupe/-strategies cover the
@@ -173,15 +174,7 @@ async function twoInstances() {
   const clock = createFakeClock();
   const state = createMemoryState({ clock, fastPaths: true });
   const make = async () => {
-    const adapter = createMockAdapter("mock");
-    const chat = new Chat({
-      userName: "bot",
-      adapters: { mock: adapter },
-      state,
-      logger: "silent",
-      clock,
-      concurrency: "queue",
-    });
+    const { chat, adapter } = botInstance(state, clock, { concurrency: "queue" });
     const runs: Array<{ id: string; skipped: string[]; fence: number | undefined }> = [];
     const slow = new Set<string>();
     chat.onNewMention(async (_thread, message, context) => {

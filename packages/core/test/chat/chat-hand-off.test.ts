@@ -1,8 +1,8 @@
-import { Chat, type MessageContext, type Observer, sleep } from "@baton/core";
+import { type MessageContext, type Observer, sleep } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
-import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
+import { createFakeClock, createTestMessage } from "@baton/testing";
 import { describe, expect, it } from "vitest";
-import { createChatHarness } from "./chat-harness.js";
+import { botInstance, createChatHarness } from "./chat-harness.js";
 import { outcomeRecorder } from "./outcome-recorder.js";
 
 const T1 = "mock:C1:T1";
@@ -12,16 +12,7 @@ describe("hand-off outcome (ADR 0011)", () => {
     const clock = createFakeClock();
     const state = createMemoryState({ clock });
     const make = async (observer: Observer) => {
-      const adapter = createMockAdapter("mock");
-      const chat = new Chat({
-        userName: "bot",
-        adapters: { mock: adapter },
-        state,
-        logger: "silent",
-        clock,
-        concurrency: "queue",
-        observer,
-      });
+      const { chat, adapter } = botInstance(state, clock, { concurrency: "queue", observer });
       const runs: string[] = [];
       chat.onNewMention(async (_thread, message, context: MessageContext) => {
         runs.push(message.id);

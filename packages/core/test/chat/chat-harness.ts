@@ -1,4 +1,4 @@
-import type { Attachment } from "@baton/core";
+import type { Attachment, Clock, StateAdapter } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import {
   createFakeClock,
@@ -17,6 +17,29 @@ export type ChatHarnessOptions = Partial<Omit<ChatConfig, "adapters" | "state">>
 };
 
 /**
+ * One instance of the bot (`userName` "bot", a recording mock adapter named `mock`, silent) on a
+ * State and clock it may share with other instances; not initialized yet, so handlers can be
+ * registered first.
+ */
+export function botInstance(
+  state: StateAdapter,
+  clock: Clock,
+  config: Partial<Omit<ChatConfig, "adapters" | "state" | "clock">> = {},
+  adapterOptions?: MockAdapterOptions,
+) {
+  const adapter = createMockAdapter("mock", adapterOptions);
+  const chat = new Chat({
+    userName: "bot",
+    adapters: { mock: adapter },
+    state,
+    logger: "silent",
+    clock,
+    ...config,
+  });
+  return { chat, adapter };
+}
+
+/**
  * A `Chat` on the real memory state, a fake clock and the recording mock adapter (named `mock`,
  * bot handle `bot`), initialized and ready. Threads are `mock:{channel}:{thread}`; channels that
  * start with `D` are DMs.
@@ -25,15 +48,7 @@ export async function createChatHarness(options: ChatHarnessOptions = {}) {
   const { adapter: adapterOptions, fastPaths = false, ...chatOptions } = options;
   const clock = createFakeClock();
   const state = createMemoryState({ clock, fastPaths });
-  const adapter = createMockAdapter("mock", adapterOptions);
-  const chat = new Chat({
-    userName: "bot",
-    adapters: { mock: adapter },
-    state,
-    logger: "silent",
-    clock,
-    ...chatOptions,
-  });
+  const { chat, adapter } = botInstance(state, clock, chatOptions, adapterOptions);
   await chat.initialize();
 
   /** Delivers a message as the platform would; returns the processMessage promise. */

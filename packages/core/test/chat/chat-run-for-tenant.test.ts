@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type Adapter, Chat, type MessageContext, sleep } from "@baton/core";
+import { type Adapter, type MessageContext, sleep } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
-import { createFakeClock, createMockAdapter, createTestMessage } from "@baton/testing";
+import { createFakeClock, createTestMessage } from "@baton/testing";
 import { describe, expect, it } from "vitest";
+import { botInstance } from "./chat-harness.js";
 
 const T1 = "mock:C1:T1";
 
@@ -14,7 +15,7 @@ async function twoInstances() {
   const clock = createFakeClock();
   const state = createMemoryState({ clock });
   const make = async () => {
-    const adapter = createMockAdapter("mock");
+    const { chat, adapter } = botInstance(state, clock, { concurrency: "queue" });
     const tenantOfRun = new AsyncLocalStorage<string | undefined>();
     const asked: Array<string | undefined> = [];
     const placing: Adapter = adapter;
@@ -22,14 +23,6 @@ async function twoInstances() {
       asked.push(tenant);
       return tenantOfRun.run(tenant, fn);
     };
-    const chat = new Chat({
-      userName: "bot",
-      adapters: { mock: adapter },
-      state,
-      logger: "silent",
-      clock,
-      concurrency: "queue",
-    });
     const runs: Array<[string, string | undefined]> = [];
     chat.onNewMention(async (_thread, message, context: MessageContext) => {
       runs.push([message.id, tenantOfRun.getStore()]);
