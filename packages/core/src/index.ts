@@ -24,6 +24,19 @@ export type {
   FastPathState,
   ReleaseAndNextResult,
 } from "./contracts/index.js";
+// durable turns: optional turn-record State methods (DESIGN §6.1)
+export type {
+  AcquireLockOptions,
+  RecoveredTurn,
+  ReleaseLockOptions,
+  TakeQueuedTurnOptions,
+  TurnHandBackReason,
+  TurnInterruptReason,
+  TurnRecord,
+  TurnRelease,
+  TurnState,
+  TurnWrite,
+} from "./contracts/index.js";
 // thread surface
 export {
   ADAPTER_FEATURES,

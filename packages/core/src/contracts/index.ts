@@ -65,6 +65,18 @@ export type {
   SubscriptionState,
 } from "./state.js";
 export type {
+  AcquireLockOptions,
+  RecoveredTurn,
+  ReleaseLockOptions,
+  TakeQueuedTurnOptions,
+  TurnHandBackReason,
+  TurnInterruptReason,
+  TurnRecord,
+  TurnRelease,
+  TurnState,
+  TurnWrite,
+} from "./turn-state.js";
+export type {
   ChannelInfo,
   ChannelVisibility,
   EphemeralMessage,

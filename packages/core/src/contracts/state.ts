@@ -1,4 +1,5 @@
 import type { JsonValue } from "../model/json.js";
+import type { AcquireLockOptions, ReleaseLockOptions, TurnState, TurnWrite } from "./turn-state.js";
 
 /**
  * Connection lifecycle of a State backend.
@@ -80,8 +81,10 @@ export interface LockState {
   /**
    * Takes the lock for `ttlMs` when it is free or expired; one atomic step. Returns `null` when
    * another holder has it — a conflict never throws. Of N concurrent callers at most one wins.
+   * With `options.turn` (backends with {@link TurnState}) the run's turn record is written in the
+   * same step, and an interrupted turn's record on the key makes the acquire fail.
    */
-  acquireLock(key: string, ttlMs: number): Promise<Lock | null>;
+  acquireLock(key: string, ttlMs: number, options?: AcquireLockOptions): Promise<Lock | null>;
   /**
    * Sets the lock's expiry to `ttlMs` from now when `lock.token` still holds it. Returns false when
    * the lock expired, was released or is held by someone else; an expired lock is never
@@ -90,9 +93,11 @@ export interface LockState {
   extendLock(lock: Lock, ttlMs: number): Promise<boolean>;
   /**
    * Frees the lock when `lock.token` holds it. Returns false, touching nothing, when it does not
-   * (expired, released, or taken by a newer holder).
+   * (expired, released, or taken by a newer holder). `options.turn` (backends with
+   * {@link TurnState}) ends or hands back the key's turn record in the same step; see
+   * `TurnRelease` for when it applies although the lock is no longer held.
    */
-  releaseLock(lock: Lock): Promise<boolean>;
+  releaseLock(lock: Lock, options?: ReleaseLockOptions): Promise<boolean>;
   /** Frees the lock whoever holds it. For operators and recovery tools, not for the hot path. */
   forceReleaseLock(key: string): Promise<void>;
   /**
@@ -215,6 +220,11 @@ export interface AcceptAndAcquireRequest {
   readonly lockTtlMs: number;
   /** The thread whose subscription is read along with the lock. */
   readonly threadId: string;
+  /**
+   * The turn record to write with the lock (backends with {@link TurnState}), as
+   * `acquireLock`'s `options.turn`: an interrupted turn's record on the key makes it `busy`.
+   */
+  readonly turn?: TurnWrite;
 }
 
 /**
@@ -223,7 +233,8 @@ export interface AcceptAndAcquireRequest {
  * - `acquired` — the mark is written and `lock` taken, exactly as a `setIfNotExists` returning
  *   true followed by an `acquireLock` returning `lock`; `subscribed` is the thread's subscription
  *   as read while the lock was already held.
- * - `busy` — the mark is written, but another holder has the lock; nothing else was changed.
+ * - `busy` — the mark is written, but another holder has the lock (or, with `turn`, an
+ *   interrupted turn waits for recovery on the key); nothing else was changed.
  */
 export type AcceptAndAcquireResult =
   | { readonly kind: "duplicate" }
@@ -258,9 +269,10 @@ export interface FastPathState {
   /**
    * `releaseLock(lock)` + a look at the head of the queue `lock.key`, one atomic step: an entry
    * enqueued before the release is always seen, so the releaser can take the lock again for it
-   * (no lost wake-up) without another round trip. The entry is NOT removed.
+   * (no lost wake-up) without another round trip. The entry is NOT removed. `options.turn` acts
+   * on the turn record as `releaseLock`'s does, in the same step.
    */
-  releaseAndNext?(lock: Lock): Promise<ReleaseAndNextResult>;
+  releaseAndNext?(lock: Lock, options?: ReleaseLockOptions): Promise<ReleaseAndNextResult>;
 }
 
 /**
@@ -278,7 +290,8 @@ export interface StateAdapter
     QueueState,
     ListState,
     ClaimState,
-    FastPathState {
+    FastPathState,
+    TurnState {
   /** A short name for logs and errors ("memory", "redis", "postgres"). */
   readonly name: string;
 }
