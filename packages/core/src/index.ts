@@ -18,16 +18,14 @@ export {
   type StrategyName,
 } from "./concurrency/strategy.js";
 // hot path: optional fused State methods (DESIGN §4.1)
+// durable turns: optional turn-record State methods (DESIGN §6.1)
 export type {
   AcceptAndAcquireRequest,
   AcceptAndAcquireResult,
-  FastPathState,
-  ReleaseAndNextResult,
-} from "./contracts/index.js";
-// durable turns: optional turn-record State methods (DESIGN §6.1)
-export type {
   AcquireLockOptions,
+  FastPathState,
   RecoveredTurn,
+  ReleaseAndNextResult,
   ReleaseLockOptions,
   TakeQueuedTurnOptions,
   TurnHandBackReason,

@@ -65,18 +65,6 @@ export type {
   SubscriptionState,
 } from "./state.js";
 export type {
-  AcquireLockOptions,
-  RecoveredTurn,
-  ReleaseLockOptions,
-  TakeQueuedTurnOptions,
-  TurnHandBackReason,
-  TurnInterruptReason,
-  TurnRecord,
-  TurnRelease,
-  TurnState,
-  TurnWrite,
-} from "./turn-state.js";
-export type {
   ChannelInfo,
   ChannelVisibility,
   EphemeralMessage,
@@ -89,3 +77,15 @@ export type {
   ThreadSummary,
   UserInfo,
 } from "./thread-surface-types.js";
+export type {
+  AcquireLockOptions,
+  RecoveredTurn,
+  ReleaseLockOptions,
+  TakeQueuedTurnOptions,
+  TurnHandBackReason,
+  TurnInterruptReason,
+  TurnRecord,
+  TurnRelease,
+  TurnState,
+  TurnWrite,
+} from "./turn-state.js";
