@@ -1,6 +1,16 @@
 import type { StateAdapter } from "@baton/core";
 
 /**
+ * An optional part of the State contract that a harness can require of its backend:
+ * - `turns` — durable turn records (`TurnState` in @baton/core, DESIGN §6.1): `recoverTurn` and
+ *   the other record methods, and the `turn` options of the lock calls.
+ */
+export type OptionalStateCapability = "turns";
+
+/** Every {@link OptionalStateCapability}, for checking a harness's `requires`. */
+export const OPTIONAL_STATE_CAPABILITIES: readonly OptionalStateCapability[] = ["turns"];
+
+/**
  * How the conformance suite reaches one backend. One harness serves the whole suite; `create()`
  * is called once per test and must return a backend isolated from every other test's (a new
  * instance, key prefix or schema).
@@ -31,6 +41,14 @@ export interface StateConformanceHarness {
    * contract.
    */
   storedClaimRecords?(state: StateAdapter): Promise<number>;
+  /**
+   * Optional capabilities this backend must offer. A backend without an optional capability
+   * passes its cases by showing that the capability is consistently absent; one listed here
+   * fails them instead, so a backend that offers it cannot lose it silently. Default: none.
+   *
+   * @example requires: ["turns"]
+   */
+  requires?: readonly OptionalStateCapability[];
   /** Frees one test's backend (and its peers). Default: `disconnect()` each. */
   dispose?(state: StateAdapter, peers: readonly StateAdapter[]): Promise<void>;
 }
@@ -51,6 +69,8 @@ export interface ConformanceContext {
   waitOut(ttlMs: number): Promise<void>;
   /** The client for the i-th of several concurrent callers (round-robin over `clients`). */
   client(i: number): StateAdapter;
+  /** True when the harness lists `capability` in `requires`: its absence must fail the case. */
+  requires(capability: OptionalStateCapability): boolean;
   /** The harness's `storedClaimRecords` for `state`; rejects when the harness has none. */
   storedClaimRecords(): Promise<number>;
 }

@@ -16,7 +16,13 @@ export {
   type DescribeStateAdapterOptions,
   describeStateAdapter,
 } from "./describe-state-adapter.js";
-export { type ConformanceContext, LONG_TTL_MS, type StateConformanceHarness } from "./harness.js";
+export {
+  type ConformanceContext,
+  LONG_TTL_MS,
+  OPTIONAL_STATE_CAPABILITIES,
+  type OptionalStateCapability,
+  type StateConformanceHarness,
+} from "./harness.js";
 export {
   type ConformanceResult,
   runConformanceCase,

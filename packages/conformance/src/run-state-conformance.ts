@@ -1,7 +1,13 @@
 import type { StateAdapter } from "@baton/core";
 import { stateConformanceCases } from "./cases/index.js";
 import type { ConformanceCase } from "./conformance-case.js";
-import { type ConformanceContext, LONG_TTL_MS, type StateConformanceHarness } from "./harness.js";
+import {
+  type ConformanceContext,
+  LONG_TTL_MS,
+  OPTIONAL_STATE_CAPABILITIES,
+  type OptionalStateCapability,
+  type StateConformanceHarness,
+} from "./harness.js";
 
 /** How many peer clients the suite opens when the harness can create them. */
 const PEER_COUNT = 2;
@@ -22,6 +28,7 @@ export async function runConformanceCase(
   harness: StateConformanceHarness,
   testCase: ConformanceCase,
 ): Promise<void> {
+  const required = requiredCapabilities(harness);
   const state = await harness.create();
   const peers: StateAdapter[] = [];
   try {
@@ -31,7 +38,7 @@ export async function runConformanceCase(
     if (!testCase.startsDisconnected) {
       for (const client of [state, ...peers]) await client.connect();
     }
-    await testCase.run(createContext(harness, state, peers));
+    await testCase.run(createContext(harness, required, state, peers));
   } finally {
     await dispose(harness, state, peers);
   }
@@ -58,8 +65,24 @@ export async function runStateConformance(
   return results;
 }
 
+/** The harness's `requires` as a set; throws on a name the suite does not know. */
+function requiredCapabilities(
+  harness: StateConformanceHarness,
+): ReadonlySet<OptionalStateCapability> {
+  const required = new Set(harness.requires ?? []);
+  for (const capability of required) {
+    if (!OPTIONAL_STATE_CAPABILITIES.includes(capability)) {
+      throw new Error(
+        `the harness requires ${JSON.stringify(capability)}, which is not an optional State capability (known: ${OPTIONAL_STATE_CAPABILITIES.join(", ")})`,
+      );
+    }
+  }
+  return required;
+}
+
 function createContext(
   harness: StateConformanceHarness,
+  required: ReadonlySet<OptionalStateCapability>,
   state: StateAdapter,
   peers: readonly StateAdapter[],
 ): ConformanceContext {
@@ -73,6 +96,7 @@ function createContext(
     advanceTime: (ms) => harness.advanceTime(ms),
     waitOut: (ttlMs) => harness.advanceTime(ttlMs + slackMs),
     client: (i) => clients[i % clients.length] ?? state,
+    requires: (capability) => required.has(capability),
     storedClaimRecords: async () => {
       if (!harness.storedClaimRecords) {
         throw new Error(

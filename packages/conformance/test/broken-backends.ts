@@ -18,6 +18,18 @@ export function breakState(inner: StateAdapter, breakage: Breakage): StateAdapte
   });
 }
 
+/**
+ * A backend without durable turn records (an optional capability): every TurnState method is
+ * absent. Also used by breakages of the plain lock calls, which model a backend without records.
+ */
+export const withoutTurns: Breakage = () => ({
+  pendingTurnKeys: undefined,
+  recoverTurn: undefined,
+  takeQueuedTurn: undefined,
+  writeTurn: undefined,
+  inspectTurn: undefined,
+});
+
 /** Lets other callers run, as a network round trip would. */
 const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -46,6 +58,7 @@ export const fencePerKey: Breakage = (inner) => {
   const acquiresPerKey = new Map<string, number>();
   const fenceOfKey = new Map<string, number>();
   return {
+    ...withoutTurns(inner),
     async acquireLock(key: string, ttlMs: number) {
       const lock = await inner.acquireLock(key, ttlMs);
       if (!lock) return null;
@@ -69,6 +82,7 @@ export const fencePerKey: Breakage = (inner) => {
 export const fenceForgottenWithLock: Breakage = (inner) => {
   const fenceOfKey = new Map<string, number>();
   return {
+    ...withoutTurns(inner),
     async acquireLock(key: string, ttlMs: number) {
       const held = await inner.inspectLock(key);
       const lock = await inner.acquireLock(key, ttlMs);

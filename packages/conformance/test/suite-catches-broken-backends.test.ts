@@ -1,6 +1,10 @@
 import { createMemoryState, type MemoryState } from "@baton/state-memory";
 import { describe, expect, it } from "vitest";
-import { runStateConformance, type StateConformanceHarness } from "../src/index.js";
+import {
+  runStateConformance,
+  type StateConformanceHarness,
+  stateConformanceCases,
+} from "../src/index.js";
 import {
   type Breakage,
   breakState,
@@ -12,6 +16,7 @@ import {
   nonAtomicEnqueue,
   nonAtomicSetIfNotExists,
   releaseIgnoringToken,
+  withoutTurns,
 } from "./broken-backends.js";
 
 // The memory backend reaches this package through the workspace root's devDependencies: listing
@@ -35,10 +40,18 @@ function memoryHarness(breakage?: Breakage): StateConformanceHarness {
   };
 }
 
-async function failingTitles(breakage?: Breakage): Promise<string[]> {
-  const results = await runStateConformance(memoryHarness(breakage));
+async function failingTitles(
+  breakage?: Breakage,
+  harness: Partial<StateConformanceHarness> = {},
+): Promise<string[]> {
+  const results = await runStateConformance({ ...memoryHarness(breakage), ...harness });
   return results.filter((result) => result.error !== undefined).map((result) => result.title);
 }
+
+/** The titles of every case about durable turn records. */
+const turnCaseTitles = stateConformanceCases
+  .filter((testCase) => testCase.group === "turn records" || testCase.group === "turn recovery")
+  .map((testCase) => testCase.title);
 
 describe("the State conformance suite", () => {
   it("passes the intact memory backend behind the same proxy the broken ones use", async () => {
@@ -116,5 +129,22 @@ describe("the State conformance suite", () => {
     expect(await failingTitles(lifoDequeue)).toEqual(
       expect.arrayContaining(["should dequeue in FIFO order"]),
     );
+  });
+
+  it("passes a backend without turn records when the harness does not require them", async () => {
+    expect(await failingTitles(withoutTurns)).toEqual([]);
+  });
+
+  it("fails every turn case of a backend without turn records when the harness requires them", async () => {
+    expect(turnCaseTitles.length).toBeGreaterThan(10);
+    expect(await failingTitles(withoutTurns, { requires: ["turns"] })).toEqual(turnCaseTitles);
+  });
+
+  it("refuses a harness that requires a capability the suite does not know", async () => {
+    const results = await runStateConformance(
+      { ...memoryHarness(), requires: ["turn-records" as "turns"] },
+      stateConformanceCases.slice(0, 1),
+    );
+    expect(String(results[0]?.error)).toMatch(/"turn-records", which is not an optional State/);
   });
 });

@@ -9,6 +9,8 @@ import { listCases } from "./lists.js";
 import { lockCases } from "./locks.js";
 import { queueCases } from "./queues.js";
 import { subscriptionCases } from "./subscriptions.js";
+import { turnRecoveryCases } from "./turn-recovery.js";
+import { turnRecordCases } from "./turns.js";
 
 /** Every case of the State conformance suite, grouped by capability in lifecycle order. */
 export const stateConformanceCases: readonly ConformanceCase[] = [
@@ -23,4 +25,6 @@ export const stateConformanceCases: readonly ConformanceCase[] = [
   ...claimCases,
   ...isolationCases,
   ...fastPathCases,
+  ...turnRecordCases,
+  ...turnRecoveryCases,
 ];
