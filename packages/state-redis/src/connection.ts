@@ -3,13 +3,13 @@ import { createClient, createCluster } from "redis";
 import { type CommandTarget, commandTarget } from "./command-target.js";
 import { DeadlineBuckets } from "./deadlines.js";
 import { isNoScript, toStateError } from "./errors.js";
+import type { LuaScript } from "./lua.js";
 import {
   type RedisStateClient,
   type RedisStateClusterClient,
   type ResolvedRedisStateOptions,
   redactPassword,
 } from "./options.js";
-import type { LuaScript } from "./scripts.js";
 
 /** One command's arguments, e.g. `["SET", key, value]`. */
 export type RedisArgs = readonly string[];

@@ -1,5 +1,5 @@
 /**
- * How many shards the pending-queue index has. Every queue belongs to one shard, chosen by a hash
+ * How many shards the pending-queue index (and the pending-turn index) has. Every queue belongs to one shard, chosen by a hash
  * of its key; the shard, the queue, its lock and its fence record share one hash tag, so they sit
  * in one Redis Cluster slot. 64 tags spread evenly over the masters of any cluster up to a dozen
  * masters or so, and keep a sweep (one `SRANDMEMBER` per shard, pipelined) cheap.
@@ -13,10 +13,11 @@ export const PENDING_INDEX_SHARDS = 64;
  * slot, and hashes only the text between the first `{` and the next `}` (the hash tag) when a key
  * has one. So:
  *
- * - A **thread's coordination keys** — its lock, its fence record, its queue — and the
- *   **pending-index shard** that lists the queue share the tag `{b<n>}`, where `n` is a bucket
- *   (FNV-1a of the key, modulo {@link PENDING_INDEX_SHARDS}): `<prefix>:lock:{b17}:<key>`,
- *   `<prefix>:fence:{b17}:<key>`, `<prefix>:queue:{b17}:<key>`, `<prefix>:pending:{b17}`. The
+ * - A **thread's coordination keys** — its lock, its fence record, its queue, its turn record —
+ *   and the **index shards** that list the queue and the turn record share the tag `{b<n>}`,
+ *   where `n` is a bucket (FNV-1a of the key, modulo {@link PENDING_INDEX_SHARDS}):
+ *   `<prefix>:lock:{b17}:<key>`, `<prefix>:fence:{b17}:<key>`, `<prefix>:queue:{b17}:<key>`,
+ *   `<prefix>:turn:{b17}:<key>`, `<prefix>:pending:{b17}`, `<prefix>:pending-turns:{b17}`. The
  *   caller's key follows the tag verbatim: only the first tag counts, and the bucket is a function
  *   of the key, so distinct keys never share a Redis key.
  * - **Other per-key items** (values, lists, claims, subscriptions) put the caller's key itself in
@@ -30,11 +31,17 @@ export const PENDING_INDEX_SHARDS = 64;
 export class RedisKeyLayout {
   /** Every shard of the pending-queue index, each a Redis set of the caller's queue keys. */
   readonly pendingShards: readonly string[];
+  /** Every shard of the pending-turn index, each a sorted set of the caller's lock keys. */
+  readonly pendingTurnShards: readonly string[];
 
   constructor(readonly prefix: string) {
     this.pendingShards = Array.from(
       { length: PENDING_INDEX_SHARDS },
       (_, bucket) => `${prefix}:pending:${bucketTag(bucket)}`,
+    );
+    this.pendingTurnShards = Array.from(
+      { length: PENDING_INDEX_SHARDS },
+      (_, bucket) => `${prefix}:pending-turns:${bucketTag(bucket)}`,
     );
   }
 
@@ -60,6 +67,25 @@ export class RedisKeyLayout {
   /** The pending-index shard that lists queue `key` while it holds entries. */
   pendingShard(key: string): string {
     return `${this.prefix}:pending:${bucketTag(bucketOf(key))}`;
+  }
+
+  /**
+   * The turn record of lock `key` (DESIGN §6.1): a hash with fields `entries` (a JSON array of
+   * queue entries), `fence`, `attempt`, `startedAt` and, once handed back, `handedBack`. No TTL:
+   * it lives until a release ends it.
+   */
+  turn(key: string): string {
+    return this.coordination("turn", key);
+  }
+
+  /**
+   * The pending-turn index shard that lists lock `key` while it has a turn record: a sorted set
+   * whose score is the end of the key's lease in epoch ms by the server's clock (0 when the lock
+   * is free), kept by every script that writes the lock, so the records whose lease ended are a
+   * range of scores below the server's now.
+   */
+  pendingTurnShard(key: string): string {
+    return `${this.prefix}:pending-turns:${bucketTag(bucketOf(key))}`;
   }
 
   /** A JSON string, with the value's TTL when it has one. */

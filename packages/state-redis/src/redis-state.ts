@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import {
   type AcceptAndAcquireRequest,
   type AcceptAndAcquireResult,
+  type AcquireLockOptions,
   type AppendToListOptions,
   type Claim,
   type EnqueueOptions,
@@ -10,27 +10,25 @@ import {
   type Lock,
   type LockInfo,
   type QueueEntry,
+  type RecoveredTurn,
   type ReleaseAndNextResult,
+  type ReleaseLockOptions,
   type StateAdapter,
+  type TakeQueuedTurnOptions,
+  type TurnRecord,
+  type TurnWrite,
   ValidationError,
 } from "@baton/core";
 import { claimWork, finishClaim } from "./claims.js";
 import { isClusterClient } from "./command-target.js";
 import { RedisConnection } from "./connection.js";
 import { type FastPathDeps, offeredFastPaths } from "./fast-paths.js";
-import { FENCE_RECORD_TTL_MS, RedisKeyLayout } from "./keys.js";
+import { RedisKeyLayout } from "./keys.js";
+import { acquireLock, extendLock, forceReleaseLock, releaseLock } from "./locks.js";
 import { type RedisStateOptions, resolveRedisStateOptions } from "./options.js";
 import { ReplicaConfirmation } from "./replication.js";
-import {
-  ACQUIRE_LOCK,
-  APPEND_TO_LIST,
-  DEQUEUE,
-  ENQUEUE,
-  EXTEND_LOCK,
-  INSPECT_LOCK,
-  MERGE_OBJECT,
-  RELEASE_LOCK,
-} from "./scripts.js";
+import { APPEND_TO_LIST, DEQUEUE, ENQUEUE, INSPECT_LOCK, MERGE_OBJECT } from "./scripts.js";
+import { inspectTurn, pendingTurnKeys, recoverTurn, takeQueuedTurn, writeTurn } from "./turns.js";
 import {
   assertEnqueueOptions,
   assertOptionalTtlMs,
@@ -64,13 +62,16 @@ export class RedisState implements StateAdapter {
   private readonly keys: RedisKeyLayout;
   private readonly connection: RedisConnection;
   private readonly replicas: ReplicaConfirmation | undefined;
-  /** What the calls split into modules of their own (claims, fast paths) need. */
+  /** What the calls split into modules of their own (locks, turns, claims, fast paths) need. */
   private readonly deps: FastPathDeps;
 
   /** One script; present unless `fastPaths: false`, absent on a Redis Cluster (ADR 0026). */
   readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
   /** One script; present unless `fastPaths: false`. See `FastPathState` in @baton/core. */
-  readonly releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
+  readonly releaseAndNext?: (
+    lock: Lock,
+    options?: ReleaseLockOptions,
+  ) => Promise<ReleaseAndNextResult>;
 
   constructor(options: RedisStateOptions) {
     const resolved = resolveRedisStateOptions(options);
@@ -193,65 +194,25 @@ export class RedisState implements StateAdapter {
   }
 
   /**
-   * One script: `SET NX PX` and the next fence of this key together (lock and fence record share
-   * a slot). `expiresAt` is the key's PEXPIRETIME: epoch milliseconds by the Redis server's
-   * clock. With `replication`, a `WAIT` follows; an unconfirmed lock is released and rejects.
+   * One script: the lock with the next fence of this key and, with `options.turn`, its turn
+   * record (see locks.ts). `expiresAt` is the key's PEXPIRETIME, by the Redis server's clock.
    */
-  async acquireLock(key: string, ttlMs: number): Promise<Lock | null> {
-    const step = "acquire lock";
-    this.ready(step, key);
-    assertTtlMs(step, ttlMs);
-    const token = randomUUID();
-    const reply = await this.connection.script<[number, number] | []>(
-      step,
-      ACQUIRE_LOCK,
-      [this.keys.lock(key), this.keys.fence(key)],
-      [token, pxArgument(ttlMs), String(FENCE_RECORD_TTL_MS)],
-    );
-    if (reply.length === 0) return null;
-    const lock = { key, token, fence: Number(reply[0]), expiresAt: Number(reply[1]) };
-    try {
-      await this.replicas?.confirm(step, this.keys.lock(key));
-    } catch (error) {
-      // Not on enough replicas: a failover could hand the key to someone else while our handler
-      // runs. Give it back (best effort) and fail, so nothing starts under it.
-      await this.releaseLock(lock).catch(() => false);
-      throw error;
-    }
-    return lock;
+  acquireLock(key: string, ttlMs: number, options?: AcquireLockOptions): Promise<Lock | null> {
+    return acquireLock(this.deps, key, ttlMs, options);
   }
 
   /** One script: compares the token, then `PEXPIRE`; an expired key is gone, never revived. */
-  async extendLock(lock: Lock, ttlMs: number): Promise<boolean> {
-    const step = "extend lock";
-    this.ready(step, lock?.key as string);
-    assertTtlMs(step, ttlMs);
-    const reply = await this.connection.script<number>(
-      step,
-      EXTEND_LOCK,
-      [this.keys.lock(lock.key)],
-      [String(lock.token), pxArgument(ttlMs)],
-    );
-    if (reply === 1) await this.replicas?.confirm(step, this.keys.lock(lock.key));
-    return reply === 1;
+  extendLock(lock: Lock, ttlMs: number): Promise<boolean> {
+    return extendLock(this.deps, lock, ttlMs);
   }
 
-  /** One script: compares the token, then `DEL`. */
-  async releaseLock(lock: Lock): Promise<boolean> {
-    const step = "release lock";
-    this.ready(step, lock?.key as string);
-    const reply = await this.connection.script<number>(
-      step,
-      RELEASE_LOCK,
-      [this.keys.lock(lock.key)],
-      [String(lock.token)],
-    );
-    return reply === 1;
+  /** One script: compares the token, then `DEL`; `options.turn` ends or hands back the record. */
+  releaseLock(lock: Lock, options?: ReleaseLockOptions): Promise<boolean> {
+    return releaseLock(this.deps, lock, options);
   }
 
-  async forceReleaseLock(key: string): Promise<void> {
-    this.ready("force-release lock", key);
-    await this.connection.command("force-release lock", ["DEL", this.keys.lock(key)]);
+  forceReleaseLock(key: string): Promise<void> {
+    return forceReleaseLock(this.deps, key);
   }
 
   /** One script: the fence and PEXPIRETIME of the live lock, never its token. */
@@ -378,6 +339,33 @@ export class RedisState implements StateAdapter {
 
   rearmClaim(claim: Claim): Promise<boolean> {
     return finishClaim(this.deps, claim, "armed");
+  }
+
+  /** One script per index shard, pipelined; see turns.ts. Only records whose lease ended. */
+  pendingTurnKeys(limit?: number): Promise<string[]> {
+    return pendingTurnKeys(this.deps, limit);
+  }
+
+  /** One script: lock (new fence) and record (attempt + 1) together; see turns.ts. */
+  recoverTurn(
+    key: string,
+    ttlMs: number,
+    options: { readonly startedAt: number },
+  ): Promise<RecoveredTurn | null> {
+    return recoverTurn(this.deps, key, ttlMs, options);
+  }
+
+  /** One script: `LPOP n` of the lock's queue into its turn record. */
+  takeQueuedTurn(lock: Lock, options: TakeQueuedTurnOptions): Promise<QueueEntry[]> {
+    return takeQueuedTurn(this.deps, lock, options);
+  }
+
+  writeTurn(lock: Lock, turn: TurnWrite): Promise<boolean> {
+    return writeTurn(this.deps, lock, turn);
+  }
+
+  inspectTurn(key: string): Promise<TurnRecord | null> {
+    return inspectTurn(this.deps, key);
   }
 
   /** Rejects when not connected (first, as the memory backend does), then checks the key. */

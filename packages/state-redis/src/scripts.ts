@@ -1,92 +1,76 @@
-import { createHash } from "node:crypto";
+import { LOCK_TOKEN, NEXT_FENCE, NOW_MS, script, TURN_RECORD } from "./lua.js";
+
+// Every script that takes, extends or frees a lock also keeps the lock key's entry in the
+// pending-turn index at the lease's end (`touch_turn_index`, lua.ts), and those that take or free
+// a lock for a turn write or end its record in the same step (DESIGN §6.1).
 
 /**
- * A Lua script run with EVALSHA (falling back to EVAL on NOSCRIPT). Redis runs a script
- * atomically, so each script is one indivisible step and one round trip. Scripts name every key
- * they touch in KEYS (none is built inside Lua), so a Redis Cluster refuses a cross-slot script
- * loudly (CROSSSLOT) rather than running it against the wrong node.
- *
- * Replies use integers, strings and arrays only: Lua booleans and nil map to different types
- * under RESP2 and RESP3, and a client may speak either.
- */
-export interface LuaScript {
-  readonly name: string;
-  readonly source: string;
-  readonly sha1: string;
-}
-
-function script(name: string, body: string): LuaScript {
-  const source = `-- baton state-redis: ${name}\n${body.trim()}\n`;
-  return { name, source, sha1: createHash("sha1").update(source).digest("hex") };
-}
-
-/** Current server time in epoch milliseconds: expiry is judged by Redis's clock, not ours. */
-const NOW_MS = `
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end`;
-
-/**
- * Draws the next fence of one lock key: max(previous + 1, the server's time in microseconds),
- * where previous is the key's own fence record (same hash slot as the lock). It strictly
- * increases like a counter, and it keeps increasing when Redis forgets or rewinds the record — a
- * restart without persistence, an eviction, the record's TTL, a failover to a replica that had not
- * received the latest writes — because every fence issued before was at most the time it was
- * issued (one key never draws more than one fence per microsecond: each draw is a script of its
- * own), and time has moved on. That last part is the clock assumption: the clocks of the nodes
- * that may serve a slot (master and replicas) agree within less than a failover takes (docs/
- * operations.md). Fences are about 1.8e15 today: safe integers until the year 2255.
- */
-const NEXT_FENCE = `
-local function next_fence(record, record_ttl_ms)
-  local t = redis.call('TIME')
-  local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  local previous = tonumber(redis.call('GET', record)) or 0
-  local fence = math.max(previous + 1, now_us)
-  redis.call('SET', record, string.format('%.0f', fence), 'PX', record_ttl_ms)
-  return fence
-end`;
-
-/** A lock value is `<fence>:<token>`; the token is everything after the first colon. */
-const LOCK_TOKEN = `
-local function lock_token(value)
-  return string.sub(value, string.find(value, ':', 1, true) + 1)
-end`;
-
-/**
- * KEYS: lock, the lock key's fence record (one slot). ARGV: token, ttlMs, fence record TTL in ms.
- * Reply: `{}` when held, else `{fence, expiresAtMs}`.
+ * KEYS: lock, the lock key's fence record, turn record, pending-turn shard (one slot).
+ * ARGV: token, ttlMs, fence record TTL in ms, the caller's lock key, and for a turn its entries
+ * (JSON array) and startedAt — entries '' for a plain acquire.
+ * Reply: `{}` when held (or, for a turn, when an interrupted turn's record waits on the key),
+ * else `{fence, expiresAtMs}`.
  */
 export const ACQUIRE_LOCK = script(
   "acquire lock",
   `${NEXT_FENCE}
+${TURN_RECORD}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {} end
-local fence = next_fence(KEYS[2], ARGV[3])
-redis.call('SET', KEYS[1], string.format('%.0f', fence) .. ':' .. ARGV[1], 'PX', ARGV[2])
-return {fence, redis.call('PEXPIRETIME', KEYS[1])}`,
+local turn = ARGV[5] ~= ''
+if turn and redis.call('EXISTS', KEYS[3]) == 1 then return {} end
+local fence = string.format('%.0f', next_fence(KEYS[2], ARGV[3]))
+redis.call('SET', KEYS[1], fence .. ':' .. ARGV[1], 'PX', ARGV[2])
+local expires_at = redis.call('PEXPIRETIME', KEYS[1])
+if turn then
+  write_turn(KEYS[3], KEYS[4], ARGV[4], fence, '1', ARGV[6], ARGV[5], expires_at)
+else
+  touch_turn_index(KEYS[4], ARGV[4], expires_at)
+end
+return {tonumber(fence), expires_at}`,
 );
 
 /**
- * KEYS: lock. ARGV: token, ttlMs. Reply: 1 when extended, 0 when the token no longer holds it.
- * GET of an expired key answers nil, so an expired lock is never resurrected.
+ * KEYS: lock, pending-turn shard. ARGV: token, ttlMs, the caller's lock key. Reply: 1 when
+ * extended, 0 when the token no longer holds it. GET of an expired key answers nil, so an expired
+ * lock is never resurrected.
  */
 export const EXTEND_LOCK = script(
   "extend lock",
   `${LOCK_TOKEN}
+${TURN_RECORD}
 local value = redis.call('GET', KEYS[1])
 if not value or lock_token(value) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+touch_turn_index(KEYS[2], ARGV[3], redis.call('PEXPIRETIME', KEYS[1]))
 return 1`,
 );
 
-/** KEYS: lock. ARGV: token. Reply: 1 when released, 0 when the token does not hold it. */
+/**
+ * KEYS: lock, turn record, pending-turn shard. ARGV: token, the caller's lock key, turn mode
+ * ('' | 'end' | 'hand-back'), hand-back reason, the releasing lock's fence.
+ * Reply: 1 when released, 0 when the token does not hold it (the turn option applies anyway).
+ */
 export const RELEASE_LOCK = script(
   "release lock",
   `${LOCK_TOKEN}
+${TURN_RECORD}
+local released = 0
 local value = redis.call('GET', KEYS[1])
-if not value or lock_token(value) ~= ARGV[1] then return 0 end
+if value and lock_token(value) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  touch_turn_index(KEYS[3], ARGV[2], 0)
+  released = 1
+end
+release_turn(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+return released`,
+);
+
+/** KEYS: lock, pending-turn shard. ARGV: the caller's lock key. Frees the lock, whoever holds it. */
+export const FORCE_RELEASE_LOCK = script(
+  "force-release lock",
+  `${TURN_RECORD}
 redis.call('DEL', KEYS[1])
+touch_turn_index(KEYS[2], ARGV[1], 0)
 return 1`,
 );
 
@@ -286,37 +270,52 @@ return 1`,
 
 /**
  * The fused accept (DESIGN §4.1): `SET NX PX` of the dedupe mark, then — only when it was written
- * — the lock acquire of {@link ACQUIRE_LOCK} and, only when the lock was taken, the subscription
- * read, all in one step. KEYS: dedupe value, lock, the lock's fence record, subscription; they
- * must share a node, so this script is never sent to a Redis Cluster (ADR 0026).
- * ARGV: dedupe ttlMs, token, lock ttlMs, fence record TTL in ms.
+ * — the lock acquire of {@link ACQUIRE_LOCK} (turn record included) and, only when the lock was
+ * taken, the subscription read, all in one step. KEYS: dedupe value, lock, the lock's fence
+ * record, subscription, turn record, pending-turn shard; they must share a node, so this script
+ * is never sent to a Redis Cluster (ADR 0026).
+ * ARGV: dedupe ttlMs, token, lock ttlMs, fence record TTL in ms, the caller's lock key, turn
+ * entries (JSON array, '' for none), turn startedAt.
  * Reply: `{0}` duplicate, `{1}` busy (mark written), `{2, fence, expiresAtMs, subscribed (0|1)}`.
  */
 export const ACCEPT_AND_ACQUIRE = script(
   "accept and acquire",
   `${NEXT_FENCE}
+${TURN_RECORD}
 if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return {0} end
 if redis.call('EXISTS', KEYS[2]) == 1 then return {1} end
-local fence = next_fence(KEYS[3], ARGV[4])
-redis.call('SET', KEYS[2], string.format('%.0f', fence) .. ':' .. ARGV[2], 'PX', ARGV[3])
-return {2, fence, redis.call('PEXPIRETIME', KEYS[2]), redis.call('EXISTS', KEYS[4])}`,
+local turn = ARGV[6] ~= ''
+if turn and redis.call('EXISTS', KEYS[5]) == 1 then return {1} end
+local fence = string.format('%.0f', next_fence(KEYS[3], ARGV[4]))
+redis.call('SET', KEYS[2], fence .. ':' .. ARGV[2], 'PX', ARGV[3])
+local expires_at = redis.call('PEXPIRETIME', KEYS[2])
+if turn then
+  write_turn(KEYS[5], KEYS[6], ARGV[5], fence, '1', ARGV[7], ARGV[6], expires_at)
+else
+  touch_turn_index(KEYS[6], ARGV[5], expires_at)
+end
+return {2, tonumber(fence), expires_at, redis.call('EXISTS', KEYS[4])}`,
 );
 
 /**
- * The fused release: {@link RELEASE_LOCK}, then a look at the head of the queue of the same key
- * (`LINDEX 0`, nothing removed), in one step, so an entry enqueued before the release is always
- * seen. KEYS: lock, queue (one slot: they share the lock key's bucket tag). ARGV: token.
+ * The fused release: {@link RELEASE_LOCK} (turn option included), then a look at the head of the
+ * queue of the same key (`LINDEX 0`, nothing removed), in one step, so an entry enqueued before
+ * the release is always seen. KEYS: lock, queue, turn record, pending-turn shard (one slot: they
+ * share the lock key's bucket tag). ARGV: as {@link RELEASE_LOCK}'s.
  * Reply: `{released (0|1)}` for an empty queue, else `{released, head entry JSON}`.
  */
 export const RELEASE_AND_PEEK = script(
   "release lock and peek queue",
   `${LOCK_TOKEN}
+${TURN_RECORD}
 local released = 0
 local value = redis.call('GET', KEYS[1])
 if value and lock_token(value) == ARGV[1] then
   redis.call('DEL', KEYS[1])
+  touch_turn_index(KEYS[4], ARGV[2], 0)
   released = 1
 end
+release_turn(KEYS[3], KEYS[4], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
 local head = redis.call('LINDEX', KEYS[2], 0)
 if head then return {released, head} end
 return {released}`,

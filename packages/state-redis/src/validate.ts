@@ -1,4 +1,11 @@
-import { assertStateKey, type JsonValue, StateError, ValidationError } from "@baton/core";
+import {
+  assertStateKey,
+  type JsonValue,
+  type ReleaseLockOptions,
+  StateError,
+  type TurnWrite,
+  ValidationError,
+} from "@baton/core";
 
 export {
   assertEnqueueOptions,
@@ -69,4 +76,50 @@ export function assertReady(
     );
   }
   if (key !== NO_KEY) assertStateKey(step, key);
+}
+
+/**
+ * The script arguments of a turn write (`acquireLock`'s and `acceptAndAcquire`'s `turn`,
+ * `writeTurn`): the entries as one JSON array text and `startedAt`; `["", ""]` without a turn.
+ */
+export function turnWriteArgs(step: string, turn: TurnWrite | undefined): [string, string] {
+  if (turn === undefined) return ["", ""];
+  if (typeof turn !== "object" || turn === null || !Array.isArray(turn.entries)) {
+    throw new ValidationError(
+      `turn.entries must be an array of queue entries, got ${JSON.stringify(turn?.entries)}`,
+      { step },
+    );
+  }
+  return [toJson(step, "turn.entries", turn.entries), startedAtArg(step, turn.startedAt)];
+}
+
+/** `startedAt` as a script argument: a finite number of epoch milliseconds. */
+export function startedAtArg(step: string, startedAt: number): string {
+  if (typeof startedAt !== "number" || !Number.isFinite(startedAt)) {
+    throw new ValidationError(
+      `startedAt must be a finite number of epoch milliseconds, got ${startedAt}`,
+      { step },
+    );
+  }
+  return String(startedAt);
+}
+
+/**
+ * The script arguments of a release's `turn` option: mode (`""` without one, `end`,
+ * `hand-back`) and the hand-back reason.
+ */
+export function turnReleaseArgs(
+  step: string,
+  options: ReleaseLockOptions | undefined,
+): [string, string] {
+  const turn = options?.turn;
+  if (turn === undefined) return ["", ""];
+  if (turn?.kind === "end") return ["end", ""];
+  if (turn?.kind === "hand-back" && (turn.reason === "shutdown" || turn.reason === "lease-lost")) {
+    return ["hand-back", turn.reason];
+  }
+  throw new ValidationError(
+    `turn must be { kind: "end" } or { kind: "hand-back", reason: "shutdown" | "lease-lost" }, got ${JSON.stringify(turn)}`,
+    { step },
+  );
 }
