@@ -1,4 +1,12 @@
-import type { Claim, Lock, QueueEntry, StateAdapter } from "@baton/core";
+import type {
+  AcquireLockOptions,
+  Claim,
+  Lock,
+  QueueEntry,
+  ReleaseLockOptions,
+  StateAdapter,
+  TakeQueuedTurnOptions,
+} from "@baton/core";
 
 /**
  * Deliberately broken State backends, each a memory backend with one guarantee removed. The
@@ -158,5 +166,67 @@ export const lifoDequeue: Breakage = (inner) => ({
       await inner.enqueue(key, entry, { maxSize: Number.MAX_SAFE_INTEGER, onFull: "drop-oldest" });
     }
     return newest;
+  },
+});
+
+/** The end of a turn deletes the key's record whatever its fence: a newer holder's turn too. */
+export const turnEndIgnoringFence: Breakage = (inner) => ({
+  async releaseLock(lock: Lock, options?: ReleaseLockOptions) {
+    if (options?.turn?.kind !== "end") return inner.releaseLock(lock, options);
+    const released = await inner.releaseLock(lock);
+    const record = await inner.inspectTurn?.(lock.key);
+    if (record) {
+      const recordsHolder = { ...lock, token: "not-the-holder", fence: record.fence };
+      await inner.releaseLock(recordsHolder, { turn: { kind: "end" } });
+    }
+    return released;
+  },
+});
+
+/** A hand-back ends the turn: the record is deleted instead of kept for recovery. */
+export const handBackEndingTurn: Breakage = (inner) => ({
+  async releaseLock(lock: Lock, options?: ReleaseLockOptions) {
+    return inner.releaseLock(lock, options?.turn ? { turn: { kind: "end" } } : options);
+  },
+});
+
+/** An acquire with a turn clears an interrupted turn's record out of its way. */
+export const acquireOverInterruptedTurn: Breakage = (inner) => ({
+  async acquireLock(key: string, ttlMs: number, options?: AcquireLockOptions) {
+    const record = options?.turn && (await inner.inspectTurn?.(key));
+    if (record && !(await inner.inspectLock(key))) {
+      const interrupted = { key, token: "not-the-holder", fence: record.fence, expiresAt: 0 };
+      await inner.releaseLock(interrupted, { turn: { kind: "end" } });
+    }
+    return inner.acquireLock(key, ttlMs, options);
+  },
+});
+
+/**
+ * `recoverTurn` looks for a record and, a round trip later, frees whatever lock is there and
+ * recovers: it takes live locks, its own concurrent callers' included.
+ */
+export const recoverOverLiveLock: Breakage = (inner) => ({
+  async recoverTurn(key: string, ttlMs: number, options: { readonly startedAt: number }) {
+    const record = await inner.inspectTurn?.(key);
+    await roundTrip();
+    if (record) await inner.forceReleaseLock(key);
+    return (await inner.recoverTurn?.(key, ttlMs, options)) ?? null;
+  },
+});
+
+/** `takeQueuedTurn` dequeues, then writes the record in a second step, held or not. */
+export const nonAtomicTakeQueuedTurn: Breakage = (inner) => ({
+  async takeQueuedTurn(lock: Lock, options: TakeQueuedTurnOptions) {
+    const entries: QueueEntry[] = [];
+    while (entries.length < options.maxEntries) {
+      const entry = await inner.dequeue(lock.key);
+      if (!entry) break;
+      entries.push(entry);
+    }
+    await roundTrip();
+    if (entries.length > 0)
+      await inner.writeTurn?.(lock, { entries, startedAt: options.startedAt });
+    return entries;
   },
 });

@@ -6,16 +6,21 @@ import {
   stateConformanceCases,
 } from "../src/index.js";
 import {
+  acquireOverInterruptedTurn,
   type Breakage,
   breakState,
   claimIgnoringGeneration,
   extendAlwaysTrue,
   fenceForgottenWithLock,
   fencePerKey,
+  handBackEndingTurn,
   lifoDequeue,
   nonAtomicEnqueue,
   nonAtomicSetIfNotExists,
+  nonAtomicTakeQueuedTurn,
+  recoverOverLiveLock,
   releaseIgnoringToken,
+  turnEndIgnoringFence,
   withoutTurns,
 } from "./broken-backends.js";
 
@@ -146,5 +151,54 @@ describe("the State conformance suite", () => {
       stateConformanceCases.slice(0, 1),
     );
     expect(String(results[0]?.error)).toMatch(/"turn-records", which is not an optional State/);
+  });
+
+  it("fails every turn case of a backend that offers only some of the turn methods", async () => {
+    const partial: Breakage = () => ({ inspectTurn: undefined });
+    expect(await failingTitles(partial)).toEqual(turnCaseTitles);
+  });
+
+  it("fails a backend whose end of a turn deletes a newer holder's record", async () => {
+    expect(await failingTitles(turnEndIgnoringFence)).toEqual(
+      expect.arrayContaining([
+        "a stale holder's end or hand-back leaves a newer holder's turn record alone",
+      ]),
+    );
+  });
+
+  it("fails a backend whose hand-back ends the turn", async () => {
+    expect(await failingTitles(handBackEndingTurn)).toEqual(
+      expect.arrayContaining([
+        "handing a turn back frees the lock and keeps the record, marked with the reason",
+        "a hand-back after the lease lapsed still marks the turn's record",
+        "recoverTurn of a handed-back turn reports why it was handed back and clears the mark",
+      ]),
+    );
+  });
+
+  it("fails a backend whose acquire with a turn runs over an interrupted turn", async () => {
+    expect(await failingTitles(acquireOverInterruptedTurn)).toEqual(
+      expect.arrayContaining([
+        "acquireLock with a turn fails and writes nothing while an interrupted turn waits, and succeeds once that turn ended",
+      ]),
+    );
+  });
+
+  it("fails a backend whose recoverTurn takes a live lock, and so lets several callers win", async () => {
+    expect(await failingTitles(recoverOverLiveLock)).toEqual(
+      expect.arrayContaining([
+        "recoverTurn returns null and changes nothing on a live lock or a key without a turn record",
+        "of concurrent recoverTurn calls on every client exactly one gets the turn",
+      ]),
+    );
+  });
+
+  it("fails a backend whose takeQueuedTurn dequeues and writes the record in separate steps", async () => {
+    expect(await failingTitles(nonAtomicTakeQueuedTurn)).toEqual(
+      expect.arrayContaining([
+        "takeQueuedTurn moves up to maxEntries of the oldest entries into a new turn record in one step",
+        "takeQueuedTurn returns [] and changes nothing when the token does not hold the lock or the queue is empty",
+      ]),
+    );
   });
 });

@@ -1,24 +1,30 @@
-import { randomUUID } from "node:crypto";
 import {
-  type AcceptAndAcquireRequest,
-  type AcceptAndAcquireResult,
+  type AcquireLockOptions,
   type AppendToListOptions,
+  assertPositiveInteger,
   type Claim,
   type Clock,
   ConfigError,
   type EnqueueOptions,
   type EnqueueResult,
+  type FastPathState,
   type JsonValue,
   type Lock,
   type LockInfo,
   type QueueEntry,
-  type ReleaseAndNextResult,
+  type RecoveredTurn,
+  type ReleaseLockOptions,
   type StateAdapter,
   StateError,
-  ValidationError,
+  type TakeQueuedTurnOptions,
+  type TurnRecord,
+  type TurnWrite,
 } from "@baton/core";
 import { ClaimTable } from "./claim-table.js";
 import { ExpiringMap } from "./expiring-map.js";
+import { fusedFastPaths } from "./fast-paths.js";
+import { LockTable } from "./lock-table.js";
+import { assertTurnRelease, assertTurnWrite } from "./turn-table.js";
 import {
   assertEnqueueOptions,
   assertKey,
@@ -49,7 +55,8 @@ const DEFAULT_PURGE_INTERVAL_MS = 60_000;
 /**
  * The in-memory State backend: the reference implementation of the contract and the embedded
  * default. Every operation runs synchronously inside its promise, so each is atomic. State lives
- * in this process only: it is for one instance, tests and the playground.
+ * in this process only: it is for one instance, tests and the playground. It has durable turn
+ * records (`TurnState`), kept in process like everything else.
  */
 export class MemoryState implements StateAdapter {
   readonly name = "memory";
@@ -62,8 +69,9 @@ export class MemoryState implements StateAdapter {
 
   private readonly subscriptions = new Set<string>();
   private readonly values: ExpiringMap<JsonValue>;
-  private readonly locks: ExpiringMap<Lock>;
   private readonly queues = new Map<string, QueueEntry[]>();
+  /** The locks and the turn records beside them. */
+  private readonly locks: LockTable;
   private readonly lists: ExpiringMap<JsonValue[]>;
   private readonly claims = new ClaimTable(
     () => this.now(),
@@ -71,15 +79,11 @@ export class MemoryState implements StateAdapter {
   );
 
   /** Present only with `fastPaths: true`; see `FastPathState` in @baton/core. */
-  readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
+  readonly acceptAndAcquire?: FastPathState["acceptAndAcquire"];
   /** Present only with `fastPaths: true`; see `FastPathState` in @baton/core. */
-  readonly releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
+  readonly releaseAndNext?: FastPathState["releaseAndNext"];
 
   constructor(options: MemoryStateOptions = {}) {
-    if (options.fastPaths) {
-      this.acceptAndAcquire = (request) => this.fusedAcceptAndAcquire(request);
-      this.releaseAndNext = (lock) => this.fusedReleaseAndNext(lock);
-    }
     const clock = options.clock ?? { now: () => Date.now() };
     this.now = () => clock.now();
     this.purgeIntervalMs = options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
@@ -89,9 +93,21 @@ export class MemoryState implements StateAdapter {
       ]);
     }
     this.values = new ExpiringMap(this.now);
-    this.locks = new ExpiringMap(this.now);
+    this.locks = new LockTable(this.now, () => this.nextFence(), this.queues);
     this.lists = new ExpiringMap(this.now);
     this.lastPurgeAt = this.now();
+    if (options.fastPaths) {
+      const fused = fusedFastPaths({
+        values: this.values,
+        subscriptions: this.subscriptions,
+        queues: this.queues,
+        locks: this.locks,
+        ready: (step, key) => this.ready(step, key),
+        maybePurge: () => this.maybePurge(),
+      });
+      this.acceptAndAcquire = fused.acceptAndAcquire;
+      this.releaseAndNext = fused.releaseAndNext;
+    }
   }
 
   async connect(): Promise<void> {
@@ -168,86 +184,39 @@ export class MemoryState implements StateAdapter {
     return structuredClone(merged);
   }
 
-  async acquireLock(key: string, ttlMs: number): Promise<Lock | null> {
+  async acquireLock(
+    key: string,
+    ttlMs: number,
+    options: AcquireLockOptions = {},
+  ): Promise<Lock | null> {
     this.ready("acquire lock", key);
     assertTtlMs("acquire lock", ttlMs);
-    if (this.locks.has(key)) return null;
-    const lock: Lock = {
-      key,
-      token: randomUUID(),
-      fence: this.nextFence(),
-      expiresAt: this.now() + ttlMs,
-    };
-    this.locks.set(key, lock, ttlMs);
+    if (options.turn !== undefined) assertTurnWrite("acquire lock", options.turn);
+    const lock = this.locks.take(key, ttlMs, options.turn);
     this.maybePurge();
-    return { ...lock };
-  }
-
-  /** Fused fast path: synchronous inside one promise, so atomic like every call here. */
-  private async fusedAcceptAndAcquire(
-    request: AcceptAndAcquireRequest,
-  ): Promise<AcceptAndAcquireResult> {
-    const step = "accept and acquire";
-    this.ready(step, request?.dedupeKey);
-    assertKey(step, request.lockKey);
-    assertKey(step, request.threadId);
-    assertTtlMs(step, request.dedupeTtlMs);
-    assertTtlMs(step, request.lockTtlMs);
-    if (this.values.has(request.dedupeKey)) return { kind: "duplicate" };
-    this.values.set(request.dedupeKey, 1, request.dedupeTtlMs);
-    this.maybePurge();
-    if (this.locks.has(request.lockKey)) return { kind: "busy" };
-    const lock: Lock = {
-      key: request.lockKey,
-      token: randomUUID(),
-      fence: this.nextFence(),
-      expiresAt: this.now() + request.lockTtlMs,
-    };
-    this.locks.set(request.lockKey, lock, request.lockTtlMs);
-    return {
-      kind: "acquired",
-      lock: { ...lock },
-      subscribed: this.subscriptions.has(request.threadId),
-    };
-  }
-
-  /** Fused fast path: release (token-checked) and a look at the queue's head, atomically. */
-  private async fusedReleaseAndNext(lock: Lock): Promise<ReleaseAndNextResult> {
-    this.ready("release lock and peek queue", lock?.key);
-    const current = this.locks.get(lock.key);
-    const released = current !== undefined && current.token === lock.token;
-    if (released) this.locks.delete(lock.key);
-    const head = this.queues.get(lock.key)?.[0];
-    return { released, next: head === undefined ? null : structuredClone(head) };
+    return lock;
   }
 
   async extendLock(lock: Lock, ttlMs: number): Promise<boolean> {
     this.ready("extend lock", lock.key);
     assertTtlMs("extend lock", ttlMs);
-    const current = this.locks.get(lock.key);
-    if (!current || current.token !== lock.token) return false;
-    return this.locks.touch(lock.key, ttlMs);
+    return this.locks.extend(lock, ttlMs);
   }
 
-  async releaseLock(lock: Lock): Promise<boolean> {
+  async releaseLock(lock: Lock, options: ReleaseLockOptions = {}): Promise<boolean> {
     this.ready("release lock", lock.key);
-    const current = this.locks.get(lock.key);
-    if (!current || current.token !== lock.token) return false;
-    this.locks.delete(lock.key);
-    return true;
+    assertTurnRelease("release lock", options.turn);
+    return this.locks.free(lock, options.turn);
   }
 
   async forceReleaseLock(key: string): Promise<void> {
     this.ready("force-release lock", key);
-    this.locks.delete(key);
+    this.locks.forceFree(key);
   }
 
   async inspectLock(key: string): Promise<LockInfo | null> {
     this.ready("inspect lock", key);
-    const lock = this.locks.get(key);
-    const expiresAt = this.locks.expiresAt(key);
-    if (!lock || expiresAt === undefined) return null;
-    return { key, fence: lock.fence, expiresAt };
+    return this.locks.info(key);
   }
 
   async enqueue(key: string, entry: QueueEntry, options: EnqueueOptions): Promise<EnqueueResult> {
@@ -282,11 +251,7 @@ export class MemoryState implements StateAdapter {
 
   async pendingQueueKeys(limit = 100): Promise<string[]> {
     this.ready("list pending queues");
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new ValidationError(`limit must be a positive integer, got ${limit}`, {
-        step: "list pending queues",
-      });
-    }
+    assertPositiveInteger("list pending queues", "limit", limit);
     return [...this.queues.keys()].slice(0, limit);
   }
 
@@ -297,13 +262,8 @@ export class MemoryState implements StateAdapter {
   ): Promise<void> {
     this.ready("append to list", key);
     assertOptionalTtlMs("append to list", options.ttlMs);
-    if (
-      options.maxLength !== undefined &&
-      !(Number.isInteger(options.maxLength) && options.maxLength >= 1)
-    ) {
-      throw new ValidationError(`maxLength must be a positive integer, got ${options.maxLength}`, {
-        step: "append to list",
-      });
+    if (options.maxLength !== undefined) {
+      assertPositiveInteger("append to list", "maxLength", options.maxLength);
     }
     const list = this.lists.get(key) ?? [];
     list.push(structuredClone(value));
@@ -337,6 +297,39 @@ export class MemoryState implements StateAdapter {
     return this.claims.settle(claim, "armed");
   }
 
+  async pendingTurnKeys(limit = 100): Promise<string[]> {
+    this.ready("list pending turns");
+    assertPositiveInteger("list pending turns", "limit", limit);
+    return this.locks.turns.pendingKeys(limit);
+  }
+
+  async recoverTurn(
+    key: string,
+    ttlMs: number,
+    options: { readonly startedAt: number },
+  ): Promise<RecoveredTurn | null> {
+    this.ready("recover turn", key);
+    assertTtlMs("recover turn", ttlMs);
+    return this.locks.recover(key, ttlMs, options?.startedAt);
+  }
+
+  async takeQueuedTurn(lock: Lock, options: TakeQueuedTurnOptions): Promise<QueueEntry[]> {
+    this.ready("take queued turn", lock?.key);
+    assertPositiveInteger("take queued turn", "maxEntries", options?.maxEntries);
+    return this.locks.turns.takeQueued(lock, options);
+  }
+
+  async writeTurn(lock: Lock, turn: TurnWrite): Promise<boolean> {
+    this.ready("write turn", lock?.key);
+    assertTurnWrite("write turn", turn);
+    return this.locks.turns.write(lock, turn);
+  }
+
+  async inspectTurn(key: string): Promise<TurnRecord | null> {
+    this.ready("inspect turn", key);
+    return this.locks.turns.inspect(key);
+  }
+
   /** Entries still held in memory, expired ones awaiting purge included. For purge tests. */
   storedEntryCount(): number {
     return this.values.storedSize + this.locks.storedSize + this.lists.storedSize;
@@ -350,7 +343,7 @@ export class MemoryState implements StateAdapter {
   /**
    * Removes every expired value, lock and list now, and every claim record that behaves like an
    * absent one — re-armed, or claimed with its claim lapsed — as the server backends do.
-   * Completed records stay: completed work must never run again.
+   * Completed records stay: completed work must never run again. Turn records have no expiry.
    */
   purgeExpired(): void {
     this.values.purgeExpired();

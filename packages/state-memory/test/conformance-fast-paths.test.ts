@@ -11,6 +11,7 @@ describeStateAdapter("memory with fast paths", {
   advanceTime: async (ms) => {
     nowMs += ms;
   },
+  requires: ["turns"],
   storedClaimRecords: async (state) => {
     (state as MemoryState).purgeExpired();
     return (state as MemoryState).storedClaimCount();

@@ -9,6 +9,7 @@ describeStateAdapter("memory", {
   advanceTime: async (ms) => {
     nowMs += ms;
   },
+  requires: ["turns"],
   storedClaimRecords: async (state) => {
     (state as MemoryState).purgeExpired();
     return (state as MemoryState).storedClaimCount();

@@ -94,4 +94,44 @@ describe("createMemoryState", () => {
     clock.advance(1);
     expect(await state.acquireLock("k", 1_000)).not.toBeNull();
   });
+
+  it("keeps turn records through purges, judges their lock by the injected clock and forgets them on disconnect", async () => {
+    const clock = fakeClock();
+    const state = createMemoryState({ clock, purgeIntervalMs: 1_000 });
+    await state.connect();
+    const turn = { entries: [], startedAt: clock.now() };
+    const lock = await state.acquireLock("k", 1_000, { turn });
+    expect(await state.pendingTurnKeys()).toEqual([]);
+    clock.advance(1_000);
+    state.purgeExpired();
+    expect(await state.pendingTurnKeys()).toEqual(["k"]);
+    expect(await state.inspectTurn("k")).toEqual({
+      key: "k",
+      entries: [],
+      fence: lock?.fence,
+      attempt: 1,
+      startedAt: turn.startedAt,
+    });
+    await state.disconnect();
+    await state.connect();
+    expect(await state.inspectTurn("k")).toBeNull();
+    const again = await state.acquireLock("k", 1_000, { turn });
+    expect(lock && again && again.fence > lock.fence).toBe(true);
+  });
+
+  it("rejects a turn release or a turn write of the wrong shape before changing anything", async () => {
+    const state = createMemoryState();
+    await state.connect();
+    const lock = await state.acquireLock("k", 60_000, { turn: { entries: [], startedAt: 0 } });
+    if (!lock) throw new Error("the lock must be free");
+    const badRelease = { turn: { kind: "hand-back", reason: "tired" } } as never;
+    const releasing = await state.releaseLock(lock, badRelease).catch((caught: unknown) => caught);
+    expect(isBatonError(releasing, "VALIDATION_FAILED")).toBe(true);
+    expect((releasing as Error).message).toMatch(/^release lock: turn must be/);
+    const badWrite = { entries: "m1", startedAt: 0 } as never;
+    const writing = await state.writeTurn(lock, badWrite).catch((caught: unknown) => caught);
+    expect(isBatonError(writing, "VALIDATION_FAILED")).toBe(true);
+    expect((await state.inspectLock("k"))?.fence).toBe(lock.fence);
+    expect((await state.inspectTurn("k"))?.entries).toEqual([]);
+  });
 });
