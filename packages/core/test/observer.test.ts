@@ -10,15 +10,16 @@ const DESIGN_OUTCOMES: Record<DispatchOutcome, true> = {
   ignored: true,
   error: true,
   preempted: true,
+  abandoned: true,
   "admission-rejected": true,
   expired: true,
   "handed-off": true,
 };
 
 describe("DISPATCH_OUTCOMES", () => {
-  it("holds exactly the ten outcomes of DESIGN §8 and ADR 0011, each once", () => {
-    expect(DISPATCH_OUTCOMES).toHaveLength(10);
-    expect(new Set(DISPATCH_OUTCOMES).size).toBe(10);
+  it("holds exactly the eleven outcomes of DESIGN §8, ADR 0011 and durable turns, each once", () => {
+    expect(DISPATCH_OUTCOMES).toHaveLength(11);
+    expect(new Set(DISPATCH_OUTCOMES).size).toBe(11);
     expect([...DISPATCH_OUTCOMES].sort()).toEqual(Object.keys(DESIGN_OUTCOMES).sort());
   });
 });

@@ -57,7 +57,7 @@ async function debounceRounds(context: StrategyContext, session: LockSession): P
   while (session.usable) {
     if (!(await waitForQuiet(context, session))) return;
     session.noteQueueLook();
-    const entries = await dequeueAll(context, lockKey);
+    const entries = await dequeueAll(context, lockKey, session);
     if (entries.length === 0) return;
     await runEntries(context, session, lockKey, entries);
     if ((await context.state.queueDepth(lockKey)) === 0) return;

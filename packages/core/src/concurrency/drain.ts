@@ -4,7 +4,13 @@ import { latestHold } from "./hold-records.js";
 import type { LockSession } from "./lock-session.js";
 import { deliveryKeyOf, type RehydratedEntry, rehydrateEntry } from "./queued-message.js";
 import { StateRetry } from "./state-retry.js";
-import type { BatchOutcome, DeliveryDisposition, StrategyContext } from "./strategy.js";
+import type {
+  BatchOutcome,
+  DeliveryDisposition,
+  StrategyContext,
+  TurnAttempt,
+} from "./strategy.js";
+import { afterFailedTake, HANDED_BACK, handBackBatches, narrowTurn } from "./turn-records.js";
 
 /** The most entries one drain round takes, so a flood cannot keep a round from ending. */
 const MAX_ENTRIES_PER_ROUND = 1_000;
@@ -13,8 +19,26 @@ const MAX_ENTRIES_PER_ROUND = 1_000;
  * Takes every entry now in the queue (bounded), oldest first. A State failure before the first
  * entry rejects; one after it ends the round with the entries already taken, which are out of the
  * State and so must be run or settled by this drain, or they would end with no disposition.
+ *
+ * With durable turns the round is one `takeQueuedTurn` under `session`'s lock: the entries leave
+ * the queue and become the key's turn record in one step, so a crash right after the dequeue
+ * loses nothing — the sweeper recovers the record.
  */
-export async function dequeueAll(context: StrategyContext, lockKey: string): Promise<QueueEntry[]> {
+export async function dequeueAll(
+  context: StrategyContext,
+  lockKey: string,
+  session?: LockSession,
+): Promise<QueueEntry[]> {
+  const take = context.state.takeQueuedTurn;
+  if (session && context.durableTurns && take) {
+    const startedAt = context.clock.now();
+    return take
+      .call(context.state, session.lock, { maxEntries: MAX_ENTRIES_PER_ROUND, startedAt })
+      .catch(async (error: unknown) => {
+        await afterFailedTake(context, session, startedAt);
+        throw error;
+      });
+  }
   const entries: QueueEntry[] = [];
   while (entries.length < MAX_ENTRIES_PER_ROUND) {
     let entry: QueueEntry | null;
@@ -57,33 +81,64 @@ export async function drainQueue(
   while (session.usable) {
     arrivedSinceLastLook?.();
     session.noteQueueLook();
-    const entries = await dequeueAll(context, lockKey);
+    const entries = await dequeueAll(context, lockKey, session);
     if (entries.length === 0) return;
     await runEntries(context, session, lockKey, entries);
     if (arrivedSinceLastLook && !arrivedSinceLastLook()) return;
   }
 }
 
-/** Runs drained entries as per-thread batches; see {@link drainQueue}. */
+/** What {@link runEntries} is told about the entries of a recovered turn. */
+export interface RecoveredRun {
+  /** The attempt the runs are (`context.attempt`, `context.interrupted`). */
+  readonly turn: TurnAttempt;
+}
+
+/**
+ * Runs drained entries as per-thread batches; see {@link drainQueue}. With `recovered` they are
+ * an interrupted turn's: they run as its next attempt and never expire — the turn had begun.
+ *
+ * With durable turns, entries that cannot run now (lease lost, shutdown) stay in the turn record,
+ * which is handed back, instead of going back to the queue; and before each batch after the first
+ * the record is narrowed to what is left, so a recovery never repeats a batch that ended.
+ */
 export async function runEntries(
   context: StrategyContext,
   session: LockSession,
   lockKey: string,
   entries: readonly QueueEntry[],
+  recovered?: RecoveredRun,
 ): Promise<void> {
-  const live = await rehydrateLive(context, lockKey, entries);
+  const live = await rehydrateLive(context, lockKey, entries, recovered === undefined);
   const batches = batchByThread(live.map(({ rehydrated }) => rehydrated));
   const rawByKey = new Map(live.map(({ raw, rehydrated }) => [rehydrated.deliveryKey, raw]));
-  for (const [index, batch] of batches.entries()) {
-    if (!session.usable) {
-      await requeue(context, lockKey, batches.slice(index), rawByKey);
-      return;
+  const durable = context.durableTurns !== undefined;
+  session.turnAttempt = recovered?.turn;
+  try {
+    for (const [index, batch] of batches.entries()) {
+      const rest = batches.slice(index);
+      if (!session.usable) {
+        if (durable) handBackBatches(context, session, rest);
+        else await requeue(context, lockKey, rest, rawByKey);
+        return;
+      }
+      if (durable && index > 0) await narrowTurn(context, session, rest, rawByKey);
+      if (!(await runThreadBatch(context, session, batch))) {
+        // The State failed past its retries while the lease lasted, or the lease or the runtime
+        // ended during them: the batch goes back to the queue (or stays in the turn record) for
+        // the next holder.
+        if (durable) {
+          handBackBatches(context, session, rest);
+          return;
+        }
+        await requeue(context, lockKey, [batch], rawByKey);
+      } else if (session.handingBack) {
+        handBackBatches(context, session, batches.slice(index + 1));
+        return;
+      }
     }
-    if (!(await runThreadBatch(context, session, batch))) {
-      // The State failed past its retries while the lease lasted, or the lease or the runtime
-      // ended during them: the batch goes back to the queue for the next holder.
-      await requeue(context, lockKey, [batch], rawByKey);
-    }
+  } finally {
+    session.turnAttempt = undefined;
   }
 }
 
@@ -139,11 +194,12 @@ async function runThreadBatch(
     return true;
   }
   const latest = dispositionOf(outcome, session);
-  context.settle(batch.latest.deliveryKey, latest);
+  context.settle(batch.latest.deliveryKey, latest, latest === "queued" ? HANDED_BACK : undefined);
   for (const entry of batch.skipped) {
     // Skipped only into a run a handler really got; otherwise they share the latest's fate.
     if (latest === "ignored")
       context.settle(entry.deliveryKey, "ignored", "no handler for the batch");
+    else if (latest === "queued") context.settle(entry.deliveryKey, "queued", HANDED_BACK);
     else context.settle(entry.deliveryKey, "skipped", `folded into ${batch.latest.message.id}`);
   }
   return true;
@@ -167,19 +223,22 @@ export function dispositionOf(
   session: LockSession,
 ): DeliveryDisposition {
   // A run whose handler took a hold stopped nothing from outside: its own error stays `error`.
-  return outcome === "error" && !session.usable && !session.adopted ? "preempted" : outcome;
+  if (outcome !== "error" || session.usable || session.adopted) return outcome;
+  // With durable turns the turn is not lost with the run: it is handed back (ADR 0031).
+  return session.handBack(session.interruptReason()) ? "queued" : "preempted";
 }
 
 async function rehydrateLive(
   context: StrategyContext,
   lockKey: string,
   entries: readonly QueueEntry[],
+  expire: boolean,
 ): Promise<Array<{ raw: QueueEntry; rehydrated: RehydratedEntry }>> {
   const live: Array<{ raw: QueueEntry; rehydrated: RehydratedEntry }> = [];
   const nowMs = context.clock.now();
   for (const raw of entries) {
     const key = deliveryKeyOf(raw) ?? "unknown";
-    if ((await expiresAtMs(context, lockKey, raw)) <= nowMs) {
+    if (expire && (await expiresAtMs(context, lockKey, raw)) <= nowMs) {
       context.logger.info("message-expired", {
         deliveryKey: key,
         waitedMs: nowMs - raw.enqueuedAt,

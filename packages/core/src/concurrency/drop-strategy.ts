@@ -5,6 +5,7 @@ import { LockSession } from "./lock-session.js";
 import { orphanDrainer } from "./queue-turns.js";
 import { runSingle } from "./run-single.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
+import { turnWriteOf } from "./turn-records.js";
 
 /**
  * `drop`: a message whose lock is held is dropped — logged with a `LockError` and settled
@@ -19,7 +20,15 @@ export function createDropStrategy(context: StrategyContext, holders: LocalHolde
       const { lockKey, fused } = delivery;
       const taken = LockSession.takeFused(context, holders, lockKey, fused);
       const session =
-        taken === undefined ? await LockSession.acquire(context, holders, lockKey) : taken;
+        taken === undefined
+          ? await LockSession.acquire(
+              context,
+              holders,
+              lockKey,
+              undefined,
+              turnWriteOf(context, delivery),
+            )
+          : taken;
       if (!session) {
         if (await passHold(context, delivery)) return;
         const error = new LockError(`lock ${delivery.lockKey} is held by another handler`, {

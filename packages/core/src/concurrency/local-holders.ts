@@ -11,6 +11,26 @@ export class LocalHolders {
   private readonly turns = new Map<string, number>();
   /** Keys whose lease, in one of the turns under way, lapsed or was taken over by a hold. */
   private readonly lapsed = new Set<string>();
+  /** Sessions of this process holding a lock, so shutdown can hand their turns back. */
+  private readonly sessions = new Set<RunningTurn>();
+
+  /** Notes a session holding a lock until {@link unregister}. */
+  register(session: RunningTurn): void {
+    this.sessions.add(session);
+  }
+
+  unregister(session: RunningTurn): void {
+    this.sessions.delete(session);
+  }
+
+  /**
+   * Shutdown's deadline passed: every session still holding a lock hands its turn back now, so
+   * another instance runs it within a sweep interval instead of after the lease expires.
+   */
+  async handBackRunning(): Promise<void> {
+    await Promise.allSettled([...this.sessions].map((session) => session.handBackNow("shutdown")));
+  }
+
   /** Per key with turns under way: the {@link stamp} of the latest look at its queue under lock. */
   private readonly looks = new Map<string, number>();
   private sequence = 0;
@@ -103,4 +123,9 @@ export class LocalHolders {
   get size(): number {
     return this.fences.size;
   }
+}
+
+/** What {@link LocalHolders.handBackRunning} needs of a lock session. */
+export interface RunningTurn {
+  handBackNow(reason: "shutdown"): Promise<void>;
 }

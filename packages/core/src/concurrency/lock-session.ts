@@ -1,8 +1,12 @@
 import type { Lock } from "../contracts/state.js";
+import type { TurnHandBackReason, TurnRelease, TurnWrite } from "../contracts/turn-state.js";
 import type { LockLostError } from "../errors/index.js";
 import { LeaseKeeper } from "./lease-keeper.js";
 import type { LocalHolders } from "./local-holders.js";
-import type { BatchRun, FusedAcquire, StrategyContext } from "./strategy.js";
+import type { BatchRun, FusedAcquire, StrategyContext, TurnAttempt } from "./strategy.js";
+
+/** What a release does to the turn record when nothing said otherwise: the turn ended. */
+const END_TURN: TurnRelease = { kind: "end" };
 
 /**
  * A held lock and the lease keeper that renews it. Every lock-holding path goes through one, so
@@ -13,6 +17,10 @@ export class LockSession {
   private adoptedByHold = false;
   /** The runs' shared signal, made on first read: a run nobody asks about never pays for it. */
   private runController: AbortController | undefined;
+  /** What the release does to the key's turn record (durable turns only). */
+  private turnRelease: TurnRelease = END_TURN;
+  /** The attempt of the recovered turn being run, read by the runs; undefined on first runs. */
+  turnAttempt: TurnAttempt | undefined;
 
   private constructor(
     private readonly context: StrategyContext,
@@ -32,18 +40,40 @@ export class LockSession {
    * Takes the lock on `lockKey` and starts renewing it; `null` when another holder has it.
    * Rejects when the State fails. With `fused` (the dispatcher's `acceptAndAcquire` outcome for
    * this key, not yet taken) no State call is made: its lock, or its `busy`, is used once.
+   *
+   * With durable turns the acquire writes the run's turn record — `turn`, or an empty one that
+   * a drain fills — and fails while an interrupted turn waits on the key for the sweeper.
    */
   static async acquire(
     context: StrategyContext,
     holders: LocalHolders,
     lockKey: string,
     fused?: FusedAcquire,
+    turn?: TurnWrite,
   ): Promise<LockSession | null> {
     const taken = LockSession.takeFused(context, holders, lockKey, fused);
     if (taken !== undefined) return taken;
     const sentAtMs = context.clock.now();
-    const acquired = await context.state.acquireLock(lockKey, context.settings.lockTtlMs);
+    const { lockTtlMs } = context.settings;
+    const acquired = context.durableTurns
+      ? await context.state.acquireLock(lockKey, lockTtlMs, {
+          turn: turn ?? { entries: [], startedAt: sentAtMs },
+        })
+      : await context.state.acquireLock(lockKey, lockTtlMs);
     return acquired ? LockSession.start(context, holders, acquired, sentAtMs) : null;
+  }
+
+  /**
+   * A session for a lock the State's `recoverTurn` took together with an interrupted turn:
+   * renewed and released like any other, judged from when the recovery was sent.
+   */
+  static recovered(
+    context: StrategyContext,
+    holders: LocalHolders,
+    lock: Lock,
+    sentAtMs: number,
+  ): LockSession {
+    return LockSession.start(context, holders, lock, sentAtMs);
   }
 
   /**
@@ -90,6 +120,7 @@ export class LockSession {
     });
     session = new LockSession(context, holders, lock, keeper);
     holders.add(lock.key, lock.fence);
+    holders.register(session);
     keeper.start();
     return session;
   }
@@ -155,6 +186,40 @@ export class LockSession {
     this.holders.noteLook(this.lock.key);
   }
 
+  /**
+   * Makes the release hand the turn back instead of ending it (durable turns): the record stays,
+   * marked with `reason`, and any sweeper runs the turn again. Without durable turns it changes
+   * nothing. Returns true when the turn will be handed back.
+   */
+  handBack(reason: TurnHandBackReason): boolean {
+    if (!this.context.durableTurns) return false;
+    this.turnRelease = { kind: "hand-back", reason };
+    return true;
+  }
+
+  /** Why a run under this session was stopped from outside: shutdown, or else lease loss. */
+  interruptReason(): TurnHandBackReason {
+    return this.context.shutdownSignal.aborted ? "shutdown" : "lease-lost";
+  }
+
+  /**
+   * Shutdown's deadline passed with the run still going: releases the lock now, handing the turn
+   * back (durable turns only; otherwise the lease simply runs out as before).
+   */
+  async handBackNow(reason: TurnHandBackReason): Promise<void> {
+    if (!this.handBack(reason)) return;
+    this.context.logger.warn("turn handed back while its handler still runs", {
+      lockKey: this.lock.key,
+      reason,
+    });
+    await this.release();
+  }
+
+  /** True when the release will hand the turn back ({@link handBack}). */
+  get handingBack(): boolean {
+    return this.turnRelease.kind === "hand-back";
+  }
+
   /** Starts the lifetime clock of the next handler run (`maxLockLifetimeMs` is per run). */
   beginRun(): void {
     this.keeper.beginRun();
@@ -173,8 +238,26 @@ export class LockSession {
     this.adoptedByHold = true;
     // The run goes on under the hold: its signal must still follow shutdown.
     await this.keeper.stop();
+    // The hold's release will not end the turn: leave a record with nothing to run, so a
+    // sweeper that finds it after the hold only drains the queue.
+    if (this.context.durableTurns && this.keeper.held) await this.emptyTurnRecord();
     this.holders.delete(this.lock.key, this.lock.fence);
     return this.keeper.held ? this.lock : null;
+  }
+
+  /** Best effort: a record left with entries would only run the turn again after the hold. */
+  private async emptyTurnRecord(): Promise<void> {
+    try {
+      await this.context.state.writeTurn?.(this.lock, {
+        entries: [],
+        startedAt: this.context.clock.now(),
+      });
+    } catch (error) {
+      this.context.logger.warn("emptying the turn record of a held lock failed", {
+        lockKey: this.lock.key,
+        error,
+      });
+    }
   }
 
   /**
@@ -193,13 +276,14 @@ export class LockSession {
       // Token-checked, so safe even when the keeper believes the lease lost: a timed-out extend
       // may still have succeeded on the backend.
       const { state } = this.context;
+      const options = this.context.durableTurns ? { turn: this.turnRelease } : undefined;
       if (state.releaseAndNext) {
         // The fused release looks at the queue atomically with the release: a look under lock.
         this.holders.noteLook(this.lock.key);
-        const { next } = await state.releaseAndNext(this.lock);
+        const { next } = await state.releaseAndNext(this.lock, options);
         this.queuedAfterRelease = next !== null;
       } else {
-        await state.releaseLock(this.lock);
+        await state.releaseLock(this.lock, options);
       }
     } catch (error) {
       this.context.logger.warn("release thread lock failed; the lease will expire instead", {
@@ -208,6 +292,7 @@ export class LockSession {
       });
     } finally {
       this.holders.delete(this.lock.key, this.lock.fence);
+      this.holders.unregister(this);
     }
   }
 }
@@ -224,6 +309,10 @@ class SessionRun implements BatchRun {
 
   get signal(): AbortSignal {
     return this.session.runSignal;
+  }
+
+  get turn(): TurnAttempt | undefined {
+    return this.session.turnAttempt;
   }
 
   adopt(): Promise<Lock | null> {

@@ -11,6 +11,7 @@ import {
 } from "./queue-turns.js";
 import { runSingle } from "./run-single.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
+import { turnWriteOf } from "./turn-records.js";
 
 /**
  * `queue`: the first message takes the lock and runs; messages arriving meanwhile wait in the
@@ -41,7 +42,15 @@ export function createQueueStrategy(context: StrategyContext, holders: LocalHold
       const { lockKey, fused } = delivery;
       const taken = LockSession.takeFused(context, holders, lockKey, fused);
       const session =
-        taken === undefined ? await LockSession.acquire(context, holders, lockKey) : taken;
+        taken === undefined
+          ? await LockSession.acquire(
+              context,
+              holders,
+              lockKey,
+              undefined,
+              turnWriteOf(context, delivery),
+            )
+          : taken;
       if (session) {
         await holdThenRecheck(context, holders, session, async (held) => {
           if (held === session) {

@@ -3,6 +3,7 @@ import type { LockSession } from "./lock-session.js";
 import { parkForAnotherInstance } from "./queue-turns.js";
 import { NotRunError } from "./state-retry.js";
 import type { Delivery, StrategyContext } from "./strategy.js";
+import { HANDED_BACK } from "./turn-records.js";
 
 /**
  * Runs the handlers for one delivery on its own, under `session`, and settles it. Rejects with
@@ -33,6 +34,7 @@ export function runSingle(
   );
   return running.then((outcome) => {
     if (outcome === "not-run") throw new NotRunError(delivery.key);
-    context.settle(delivery.key, dispositionOf(outcome, session));
+    const disposition = dispositionOf(outcome, session);
+    context.settle(delivery.key, disposition, disposition === "queued" ? HANDED_BACK : undefined);
   });
 }

@@ -2,6 +2,7 @@ import type { Clock } from "../clock/clock.js";
 import type { Adapter, DeliveryResult } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { Lock, QueueFullPolicy, StateAdapter } from "../contracts/state.js";
+import type { TurnInterruption } from "../model/context.js";
 import type { Message } from "../model/message.js";
 import type { StateRetryPolicy } from "./state-retry.js";
 
@@ -99,6 +100,24 @@ export interface BatchRun {
    * Absent under `concurrent`.
    */
   readonly adopt?: () => Promise<Lock | null>;
+  /**
+   * Which attempt of its turn the run is, when it picks up an interrupted turn (durable turns);
+   * absent on a first run.
+   */
+  readonly turn?: TurnAttempt | undefined;
+}
+
+/** A run of a recovered turn: `context.attempt` and `context.interrupted` (DESIGN §6.1). */
+export interface TurnAttempt {
+  /** 1-based; above 1 for a recovered turn. */
+  readonly attempt: number;
+  readonly interrupted: TurnInterruption;
+}
+
+/** Durable turns in force (DESIGN §6.1), with their defaults applied. */
+export interface DurableTurnSettings {
+  /** Runs of one turn at most; a turn interrupted that many times is abandoned. */
+  readonly maxAttempts: number;
 }
 
 /**
@@ -123,6 +142,17 @@ export interface StrategyContext {
    * (ADR 0015). Absent: not retried; its messages end `error` at once.
    */
   readonly stateRetry?: StateRetryPolicy | undefined;
+  /**
+   * Durable turns, when in force: every lock-holding run keeps a turn record in the State, and
+   * interrupted turns are recovered by the sweeper. Absent: configured off, or the State has no
+   * turn records.
+   */
+  readonly durableTurns?: DurableTurnSettings | undefined;
+  /**
+   * Runs the `onTurnAbandoned` hooks for one thread's batch of a turn past its `maxAttempts`.
+   * Never rejects: a hook's failure is logged.
+   */
+  abandonTurn?(batch: Batch, run: BatchRun): Promise<void>;
   /** Routes and runs the handlers for one batch. Never rejects: failures come back as `error`. */
   runBatch(batch: Batch, run: BatchRun): Promise<BatchOutcome>;
   /**

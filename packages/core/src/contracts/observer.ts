@@ -6,12 +6,16 @@
  * - `duplicate`: its message id was already accepted.
  * - `ignored`: nothing applies (self message, no matching handler).
  * - `error`: the State or a handler failed.
- * - `preempted`: evicted from a full queue, or its run stopped on lease loss or shutdown.
+ * - `preempted`: evicted from a full queue, or its run stopped on lease loss or shutdown (without
+ *   durable turns; with them such a run's turn is handed back: `handed-off`).
  * - `admission-rejected`: refused at the admission bound, nothing written.
  * - `expired`: waited in a queue past its `expiresAt`.
  * - `handed-off`: its part on this instance ended with its entry still in the State queue, for a
- *   holder in another process (or a sweeper, or the next start after shutdown) to drain; this
- *   span says nothing about whether it ran — the draining instance counts that (ADR 0011).
+ *   holder in another process (or a sweeper, or the next start after shutdown) to drain, or its turn handed back for another instance to run again (durable
+ *   turns); this span says nothing about whether it ran — the draining instance counts that
+ *   (ADR 0011).
+ * - `abandoned`: its turn was interrupted `durableTurns.maxAttempts` times (a poison turn) and is
+ *   not run again; `onTurnAbandoned` ran for it once (DESIGN §6.1).
  */
 export type DispatchOutcome =
   | "handled"
@@ -23,7 +27,8 @@ export type DispatchOutcome =
   | "preempted"
   | "admission-rejected"
   | "expired"
-  | "handed-off";
+  | "handed-off"
+  | "abandoned";
 
 /** Every {@link DispatchOutcome}, for exhaustive checks. */
 export const DISPATCH_OUTCOMES: readonly DispatchOutcome[] = [
@@ -37,6 +42,7 @@ export const DISPATCH_OUTCOMES: readonly DispatchOutcome[] = [
   "admission-rejected",
   "expired",
   "handed-off",
+  "abandoned",
 ];
 
 /**

@@ -112,10 +112,13 @@ export function lockOf(handle: HoldHandle): Lock {
 
 /**
  * Releases the hold when its token still holds the lock; false, touching nothing, for a stale
- * handle (expired, released, or the key taken by a newer holder).
+ * handle (expired, released, or the key taken by a newer holder). The release also ends the turn
+ * record of the hold's own fence — the emptied record of a run whose handler took its lock over
+ * as this hold — so the messages queued behind the hold drain at once, not at the next sweep. A
+ * record of any other fence (an interrupted turn the hold was taken over) stays.
  */
 export function releaseHeld(state: LockState, handle: HoldHandle): Promise<boolean> {
-  return state.releaseLock(lockOf(handle));
+  return state.releaseLock(lockOf(handle), { turn: { kind: "end" } });
 }
 
 /** Moves the hold's expiry to `ttlMs` from now; false for a stale handle (never resurrects). */

@@ -154,6 +154,8 @@ export class EventDispatcher<TThread, TChannel> {
       skipped: [],
       totalSinceLastHandler: 1,
       signal: this.options.shutdownSignal,
+      // An edit is not a turn under a lock: it has no record and is never run again.
+      attempt: 1,
       ...(previous === undefined ? {} : { previousMessage: previous }),
     };
     await this.runAll(

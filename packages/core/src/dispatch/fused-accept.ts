@@ -2,6 +2,7 @@ import type { FusedAcquire } from "../concurrency/strategy.js";
 import type { Adapter, LockScope } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { AcceptAndAcquireResult, StateAdapter } from "../contracts/state.js";
+import type { TurnWrite } from "../contracts/turn-state.js";
 import { type LockScopeResolver, lockKeyWithoutResolver, resolveLockKey } from "./accept-checks.js";
 import { dedupeKey } from "./dedupe-mark.js";
 
@@ -43,7 +44,12 @@ export interface FusedAcceptDeps {
  */
 export function acceptAndAcquire(
   deps: FusedAcceptDeps,
-  request: { readonly key: string; readonly lockKey: string; readonly threadId: string },
+  request: {
+    readonly key: string;
+    readonly lockKey: string;
+    readonly threadId: string;
+    readonly turn?: TurnWrite;
+  },
   failed: () => void,
 ): Promise<AcceptAndAcquireResult> {
   const { state, logger } = deps;
@@ -58,6 +64,7 @@ export function acceptAndAcquire(
       lockKey,
       lockTtlMs: deps.lockTtlMs,
       threadId,
+      ...(request.turn === undefined ? {} : { turn: request.turn }),
     });
   } catch (error) {
     pending = Promise.reject(error);

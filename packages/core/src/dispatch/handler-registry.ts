@@ -124,6 +124,8 @@ export class HandlerRegistry<TThread, TChannel, TMessage = never> {
     Filtered<readonly string[], (event: SlashCommandHandlerEvent<TChannel>) => unknown>
   > = [];
   readonly messageUpdated: MessageUpdatedHandler<TThread>[] = [];
+  /** `onTurnAbandoned`: run once for a turn past `durableTurns.maxAttempts` (DESIGN §6.1). */
+  readonly turnAbandoned: MessageHandler<TThread>[] = [];
   readonly messageDeleted: Array<(event: MessageDeletedHandlerEvent<TThread>) => unknown> = [];
   readonly modalSubmit: Array<
     Filtered<readonly string[], ModalSubmitHandler<TThread, TChannel, TMessage>>

@@ -2,6 +2,7 @@ import type { Clock } from "../clock/clock.js";
 import type { LocalHolders } from "../concurrency/local-holders.js";
 import { StateRetry, type StateRetryPolicy } from "../concurrency/state-retry.js";
 import type { Delivery, FusedAcquire, Strategy } from "../concurrency/strategy.js";
+import { turnOf } from "../concurrency/turn-records.js";
 import type { Adapter, DeliveryResult, LockScope } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { DispatchSpan } from "../contracts/observer.js";
@@ -36,7 +37,15 @@ export interface MessageDispatcherOptions {
    * take the lock per message (`drop`, `queue`): the lock's TTL and the clock ownership is judged
    * by. Absent: always the separate calls.
    */
-  readonly fastPath?: { readonly lockTtlMs: number; now(): number };
+  readonly fastPath?: {
+    readonly lockTtlMs: number;
+    now(): number;
+    /**
+     * Durable turns: above 0, the fused accept also writes the delivery's turn record, its
+     * entry living this long (as a queued one would); 0 writes none.
+     */
+    readonly turnEntryTtlMs?: number;
+  };
   /** The strategy in force; read per delivery so it can be swapped while idle. */
   strategy(): Strategy;
   /** True once shutdown began: new deliveries are refused before anything is written. */
@@ -58,6 +67,8 @@ export interface MessageDispatcherOptions {
     readonly shutdownSignal: AbortSignal;
   };
 }
+
+const END_TURN = { kind: "end" } as const;
 
 /** How {@link MessageDispatcher.run} runs one accepted delivery. */
 export interface RunOptions {
@@ -146,7 +157,21 @@ export class MessageDispatcher {
         const lockKey = typeof pendingKey === "string" ? pendingKey : await pendingKey;
         const sentAtMs = fastPath?.now() ?? 0;
         const stateFailed = () => registry.endSpan(span, "error", "state unavailable");
-        const request = { key, lockKey, threadId };
+        const turnEntryTtlMs = fastPath?.turnEntryTtlMs ?? 0;
+        const request = {
+          key,
+          lockKey,
+          threadId,
+          ...(turnEntryTtlMs > 0
+            ? {
+                turn: turnOf(
+                  { key, adapter, threadId, lockKey, message, tenant },
+                  sentAtMs,
+                  turnEntryTtlMs,
+                ),
+              }
+            : {}),
+        };
         const result = await acceptAndAcquire(this.fusedDeps, request, stateFailed);
         if (result.kind === "duplicate") {
           this.options.logger.debug("duplicate message skipped", { key });
@@ -253,7 +278,9 @@ export class MessageDispatcher {
     fused.taken = true;
     const { lock } = fused;
     try {
-      await this.options.state.releaseLock(lock);
+      // The fused accept wrote this lock's turn record, if any: no run of it will happen here.
+      const ends = (this.options.fastPath?.turnEntryTtlMs ?? 0) > 0;
+      await this.options.state.releaseLock(lock, ends ? { turn: END_TURN } : undefined);
     } catch (error) {
       this.options.logger.warn("release of an unused lock failed; the lease will expire instead", {
         lockKey: lock.key,

@@ -1,4 +1,4 @@
-import type { Batch, BatchOutcome } from "../concurrency/strategy.js";
+import type { Batch, BatchOutcome, TurnAttempt } from "../concurrency/strategy.js";
 import type { Adapter } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { StateAdapter } from "../contracts/state.js";
@@ -79,8 +79,28 @@ export function createBatchRunner<TThread, TChannel>(
   };
 }
 
+/**
+ * Runs the `onTurnAbandoned` handlers for one thread's batch of an abandoned turn, as message
+ * handlers run: same thread handle, same context (its `attempt` past `maxAttempts`). Never
+ * rejects: a handler's error is logged.
+ */
+export function createAbandonRunner<TThread, TChannel>(
+  options: BatchRunnerOptions<TThread, TChannel>,
+): (batch: Batch, run: HandlerRun) => Promise<void> {
+  return async (batch, run) => {
+    const handlers = options.registry.turnAbandoned;
+    if (handlers.length === 0) return;
+    const isDM = batch.adapter.isDM?.(batch.threadId) ?? false;
+    await runHandlers(options, batch, run, { handlers, route: "none", isDM });
+  };
+}
+
 /** What a batch's handlers are given of their run: its signal (read lazily) and fence. */
-type HandlerRun = { readonly signal: AbortSignal; readonly fence?: number };
+type HandlerRun = {
+  readonly signal: AbortSignal;
+  readonly fence?: number;
+  readonly turn?: TurnAttempt | undefined;
+};
 
 /** Runs the chosen handlers one after another; a handler's error is logged, never thrown. */
 function runHandlers<TThread, TChannel>(
@@ -204,11 +224,13 @@ function handlersFor<TThread, TChannel>(
  * The handler's `context`. Its `signal` is the run's, read on first use: most handlers never
  * look at it, and making an AbortSignal costs more than the rest of an uncontended dispatch.
  */
-function messageContext(batch: Batch, run: { readonly signal: AbortSignal; fence?: number }) {
+function messageContext(batch: Batch, run: HandlerRun) {
   let signal: AbortSignal | undefined;
+  const turn = run.turn;
   const context: MessageContext = {
     skipped: [...batch.skipped],
     totalSinceLastHandler: batch.skipped.length + 1,
+    attempt: turn?.attempt ?? 1,
     get signal() {
       signal ??= run.signal;
       return signal;
@@ -218,5 +240,6 @@ function messageContext(batch: Batch, run: { readonly signal: AbortSignal; fence
     },
   };
   if (run.fence !== undefined) context.lock = { fence: run.fence };
+  if (turn) context.interrupted = turn.interrupted;
   return context;
 }

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock/index.js";
 import type { StateRetryPolicy } from "../concurrency/state-retry.js";
-import type { StrategyName } from "../concurrency/strategy.js";
+import type { DurableTurnSettings, StrategyName } from "../concurrency/strategy.js";
 import type { Adapter, LockScope } from "../contracts/adapter.js";
 import type { Logger, LogLevel } from "../contracts/logger.js";
 import type { Observer } from "../contracts/observer.js";
@@ -8,6 +8,7 @@ import type { QueueFullPolicy, StateAdapter } from "../contracts/state.js";
 import type { Message } from "../model/message.js";
 import type { ResolvedThreadHistory, ThreadHistoryOptions } from "./chat-config-history.js";
 import type { StateRetryOptions } from "./chat-config-retry.js";
+import type { DurableTurnsOptions } from "./chat-config-turns.js";
 import type { PinoLikeLogger } from "./logger-adapter.js";
 
 export type { StrategyName };
@@ -127,6 +128,15 @@ export interface ChatConfig extends UpstreamOnlyOptions {
    * once. `false`: no retry. Default `{ initialDelayMs: 250, maxDelayMs: 5000, budgetMs: 30000 }`.
    */
   stateRetry?: StateRetryOptions | false;
+  /**
+   * Durable turns (DESIGN §6.1): every lock-holding handler run keeps a turn record in the State,
+   * so a run interrupted by a crash, a deploy's shutdown or a lost lease is run again by another
+   * instance (`context.attempt`, `context.interrupted`), up to `maxAttempts` runs; then the turn
+   * ends `abandoned` and `onTurnAbandoned` runs. At-least-once: make side effects idempotent with
+   * `thread.once`. `false`: no records, today's at-most-once runs. Default `{ maxAttempts: 3 }`
+   * when the State keeps turn records (every Baton backend does). See docs/durable-turns.md.
+   */
+  durableTurns?: DurableTurnsOptions | false;
   /** A logger, or the level of a console logger. Default `ConsoleLogger("info")`. */
   logger?: Logger | PinoLikeLogger | LogLevel;
   /** Receives spans and counters. Default: none. */
@@ -175,6 +185,8 @@ export interface ResolvedChatConfig {
   readonly dispatch: DispatchMode;
   /** The in-process retry of State failures after a deferred ack; `null`: none. */
   readonly stateRetry: StateRetryPolicy | null;
+  /** Durable turns in force; `null`: off, or the State keeps no turn records. */
+  readonly durableTurns: DurableTurnSettings | null;
   readonly logger: Logger;
   readonly observer: Observer;
   readonly clock: Clock;

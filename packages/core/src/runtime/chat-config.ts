@@ -2,6 +2,7 @@ import { ConfigError } from "../errors/index.js";
 import { resolveThreadHistory, resolveUserCacheTtl } from "./chat-config-history.js";
 import { resolveStateRetry } from "./chat-config-retry.js";
 import { resolveStreamingOptions } from "./chat-config-streaming.js";
+import { resolveDurableTurns } from "./chat-config-turns.js";
 import type {
   ChatConfig,
   DispatchMode,
@@ -52,6 +53,7 @@ const CHAT_CONFIG_KEYS = [
   "dedupeTtlMs",
   "dispatch",
   "stateRetry",
+  "durableTurns",
   "logger",
   "observer",
   "clock",
@@ -113,6 +115,12 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
       ? "deferred"
       : (found.oneOf<DispatchMode>("dispatch", given.dispatch, ["deferred", "sync"]) ?? "deferred");
   const stateRetry = resolveStateRetry(found, given.stateRetry);
+  const durableTurns = resolveDurableTurns(
+    found,
+    given.durableTurns,
+    given.state,
+    concurrency.strategy,
+  );
   const logger = resolveLogger(found, given.logger);
   const observer = checkObserver(found, given.observer);
   const clock = checkClock(found, given.clock);
@@ -152,6 +160,7 @@ export function resolveChatConfig(config: ChatConfig): ResolvedChatConfig {
     dedupeTtlMs,
     dispatch,
     stateRetry,
+    durableTurns,
     logger,
     observer,
     clock,

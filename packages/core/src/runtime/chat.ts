@@ -99,6 +99,7 @@ export class Chat extends ChatEvents implements ChatHost {
       fastPath: {
         lockTtlMs: this.config.concurrency.lockTtlMs,
         now: () => this.config.clock.now(),
+        turnEntryTtlMs: this.config.durableTurns ? this.config.concurrency.queueEntryTtlMs : 0,
       },
       lockScope: this.config.lockScope,
       strategy: () => this.wiring.strategy,
@@ -204,6 +205,16 @@ export class Chat extends ChatEvents implements ChatHost {
    */
   onHoldLapsed(handler: HoldLapsedHandler): void {
     this.coordination.onHoldLapsed(handler);
+  }
+
+  /**
+   * Registers a handler for poison turns (durable turns): a turn interrupted
+   * `durableTurns.maxAttempts` times is not run again; its messages end `abandoned` and these
+   * handlers run once, on the instance that found it, with the turn's latest message (e.g. to
+   * apologise in the thread).
+   */
+  onTurnAbandoned(handler: MessageHandler<Thread>): void {
+    this.registry.turnAbandoned.push(handler);
   }
 
   onNewMention(handler: MessageHandler<Thread>): void {

@@ -9,7 +9,7 @@ import type { StrategyWiring } from "./strategy-wiring.js";
  * Start-up and shutdown of one `Chat`, and the set of deliveries in flight. Initialization is
  * shared by concurrent callers and retried after a failure; shutdown is idempotent (a second
  * call waits for the first) and runs in order: close admission → abort running work → stop the
- * sweeper → wait for work in flight (bounded) → disconnect adapters and the State as ONE
+ * sweeper → wait for work in flight (bounded; past it, running turns are handed back) → disconnect adapters and the State as ONE
  * exclusive action on every installation (`"all"`), so no turn runs while they disconnect. If
  * the gate cannot be taken within what is left of `timeoutMs` (a handler ignores its signal),
  * shutdown does not wait longer: it logs a warning and disconnects anyway, outside the gate.
@@ -132,7 +132,12 @@ export class Lifecycle {
     this.abort.abort(new ShutdownError("the bot is shutting down", { step: "shutdown" }));
     await this.wiring?.sweeper.stop();
     const drained = await this.waitForInFlight(timeoutMs);
-    if (!drained) logger.warn(`shutdown: work still running after ${timeoutMs} ms`);
+    if (!drained) {
+      logger.warn(`shutdown: work still running after ${timeoutMs} ms`);
+      // Durable turns: a handler still running past the deadline gives its turn back now, so
+      // another instance runs it within a sweep interval rather than a lease expiry later.
+      await this.wiring?.holders.handBackRunning();
+    }
     this.wiring?.deliveries.settleAll("queued", "left in the queue at shutdown");
     const remainingMs = Math.max(0, deadlineMs - clock.now());
     const attempt = await this.gate.tryWithExclusive("all", { deadline: remainingMs }, () =>

@@ -14,7 +14,7 @@ import type { TurnGate, TurnOptions } from "../coordination/turn-gate.js";
 import { DeliveryRegistry } from "../dispatch/delivery-registry.js";
 import type { HandlerRegistry } from "../dispatch/handler-registry.js";
 import { forgetDedupeMark } from "../dispatch/message-dispatcher.js";
-import { createBatchRunner, type ThreadHints } from "../dispatch/run-batch.js";
+import { createAbandonRunner, createBatchRunner, type ThreadHints } from "../dispatch/run-batch.js";
 import type { BotIdentity } from "../routing/index.js";
 import type { ResolvedChatConfig } from "./chat-config.js";
 import type { RunTag } from "./chat-coordination.js";
@@ -51,14 +51,16 @@ export function wireStrategy<TThread, TChannel>(
   const holders = new LocalHolders();
   const identities = new BotIdentities(config.userName);
   const keyOf = (batch: Batch) => `${batch.adapter.name}:${batch.message.id}`;
-  const routedRun = createBatchRunner({
+  const runnerOptions = {
     state: config.state,
     registry,
     logger,
     threadFor,
-    botFor: (adapter) => identities.of(adapter),
-    onRoute: (batch, route) => deliveries.noteRoute(keyOf(batch), route),
-  });
+    botFor: (adapter: Adapter) => identities.of(adapter),
+    onRoute: (batch: Batch, route: string) => deliveries.noteRoute(keyOf(batch), route),
+  };
+  const routedRun = createBatchRunner(runnerOptions);
+  const abandonRun = createAbandonRunner(runnerOptions);
   // The handler's signal also follows its own delivery's bound (detach timeout), when local.
   const runBatch: StrategyContext["runBatch"] = (batch, run) => {
     const bound = deliveries.signalOf(keyOf(batch));
@@ -142,7 +144,14 @@ export function wireStrategy<TThread, TChannel>(
     settings,
     shutdownSignal,
     stateRetry: config.stateRetry ?? undefined,
+    durableTurns: config.durableTurns ?? undefined,
     runBatch,
+    abandonTurn: (batch, run) => {
+      const placed = () => abandonRun(batch, run).then(() => "handled" as const);
+      const inPlace =
+        batch.adapter.runForTenant === undefined ? placed : () => inTenant(batch, placed);
+      return inPlace().then(() => undefined);
+    },
     settle: (key, disposition, reason) => deliveries.settle(key, disposition, reason),
     unaccept: (key) => forgetDedupeMark(config.state, logger, key),
     handOff: (lockKey) => deliveries.handOff(lockKey),
@@ -213,5 +222,8 @@ function boundedRun(run: BatchRun, bound: AbortSignal): BatchRun {
     ...(run.fence === undefined ? {} : { fence: run.fence }),
     ...(run.lockKey === undefined ? {} : { lockKey: run.lockKey }),
     ...(run.adopt === undefined ? {} : { adopt: () => run.adopt?.() ?? Promise.resolve(null) }),
+    get turn() {
+      return run.turn;
+    },
   };
 }

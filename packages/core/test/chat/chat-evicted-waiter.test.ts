@@ -11,9 +11,16 @@ type SharedState = ReturnType<typeof createMemoryState>;
 type FakeClock = ReturnType<typeof createFakeClock>;
 
 /** One instance of the bot on the shared State; `slow` messages sleep `slowMs` in the handler. */
-async function instance(state: SharedState, clock: FakeClock, observer: Observer, slowMs = 1_000) {
+async function instance(
+  state: SharedState,
+  clock: FakeClock,
+  observer: Observer,
+  slowMs = 1_000,
+  durableTurns: false | undefined = undefined,
+) {
   const { chat, adapter } = botInstance(state, clock, {
     observer,
+    ...(durableTurns === false ? { durableTurns } : {}),
     concurrency: { strategy: "queue", maxQueueSize: 2, lockTtlMs: 300 },
   });
   const runs: string[] = [];
@@ -84,15 +91,15 @@ describe("a waiting message evicted from the queue by another instance", () => {
     let waits: (() => DeliveryResult | undefined) | undefined;
     const release = state.releaseLock.bind(state);
     let raced = false;
-    state.releaseLock = async (lock) => {
-      if (raced) return release(lock);
+    state.releaseLock = async (lock, options) => {
+      if (raced) return release(lock, options);
       raced = true;
       // A's drain has found the queue empty and A is releasing: a message arrives on A and waits
       // for A's holder, and right after the release B takes the lock and drains that message.
       waits = watch(a.send("a-waits"));
       await clock.settle();
       expect(waits()).toBeUndefined();
-      const released = await release(lock);
+      const released = await release(lock, options);
       expect(await b.send("b1")).toEqual({ outcome: "handled" });
       return released;
     };
@@ -113,8 +120,10 @@ describe("a waiting message evicted from the queue by another instance", () => {
   it("settles as handed off once its holder is done, when the holder lost its lease and another instance drained the entry", async () => {
     const clock = createFakeClock();
     const state = createMemoryState({ clock });
-    const a = await instance(state, clock, outcomeRecorder().observer);
-    const b = await instance(state, clock, outcomeRecorder().observer);
+    // Without durable turns: with them, B would first run A's interrupted "slow" turn again
+    // (chat-durable-turns.test.ts); here only the waiting entry's settlement is at stake.
+    const a = await instance(state, clock, outcomeRecorder().observer, 1_000, false);
+    const b = await instance(state, clock, outcomeRecorder().observer, 1_000, false);
     // A's lease cannot be renewed: it lapses 300 ms after the acquire, while A's run goes on.
     state.extendLock = async () => false;
 

@@ -139,12 +139,12 @@ describe("the fused fast paths", () => {
     if (!realReleaseAndNext) throw new Error("the memory State must offer releaseAndNext");
     let late: Promise<unknown> | undefined;
     Object.assign(h.state, {
-      releaseAndNext: async (lock: Parameters<typeof realReleaseAndNext>[0]) => {
+      releaseAndNext: async (...args: Parameters<typeof realReleaseAndNext>) => {
         if (!late) {
           late = h.send("@bot late");
           await refused;
         }
-        return realReleaseAndNext(lock);
+        return realReleaseAndNext(...args);
       },
     });
     expect(await h.send("@bot first")).toEqual({ outcome: "handled" });
@@ -263,13 +263,13 @@ describe("queue on the fused release (no dequeue before it)", () => {
     if (!realReleaseAndNext) throw new Error("the memory State must offer releaseAndNext");
     let late: Promise<unknown> | undefined;
     Object.assign(state, {
-      releaseAndNext: async (lock: Parameters<typeof realReleaseAndNext>[0]) => {
+      releaseAndNext: async (...args: Parameters<typeof realReleaseAndNext>) => {
         if (!late) {
           // The handler has ended and nothing looked at the queue since it began.
           late = b.send("late");
           expect(await late).toMatchObject({ outcome: "queued" });
         }
-        return realReleaseAndNext(lock);
+        return realReleaseAndNext(...args);
       },
     });
 

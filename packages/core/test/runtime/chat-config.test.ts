@@ -67,6 +67,7 @@ describe("resolveChatConfig defaults", () => {
     expect(resolved.observer).toEqual({});
     expect(resolved.clock).toBe(systemClock);
     expect(resolved.onLockConflict).toBe("drop");
+    expect(resolved.durableTurns).toEqual({ maxAttempts: 3 });
     expect(resolved.warnings).toEqual([]);
   });
 
