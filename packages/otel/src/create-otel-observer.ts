@@ -57,7 +57,7 @@ const KNOWN_INSTRUMENTS: Readonly<Record<string, { description: string; unit?: s
  * A Baton {@link Observer} that reports through `@opentelemetry/api`:
  * - `startDispatch` starts a span named `baton.dispatch` (kind INTERNAL) with `baton.adapter`,
  *   `baton.tenant`, `baton.strategy`, later `baton.route`; its `end(outcome, reason)` sets
- *   `baton.outcome` and `baton.reason`, the status (ERROR for `error`, OK otherwise) and ends it.
+ *   `baton.outcome` and `baton.reason`, the status (ERROR for `error` and `abandoned`, OK otherwise) and ends it.
  *   Only the first `end` counts.
  * - `count(name, …)` adds to a Counter of that name, `recordDurationMs(name, …)` records to a
  *   Histogram of that name with unit `ms`; instruments are created once per name, and data points

@@ -28,11 +28,12 @@ export class OtelDispatchSpan implements DispatchSpan {
     try {
       this.span.setAttribute(`${ATTRIBUTE_PREFIX}outcome`, outcome);
       if (typeof reason === "string") this.span.setAttribute(`${ATTRIBUTE_PREFIX}reason`, reason);
-      // Only `error` is a failure of Baton or the bot; a drop, duplicate or expiry is Baton
-      // working as configured, so it must not light up error dashboards.
+      // Only `error` and `abandoned` (a turn that failed every attempt) are failures of Baton
+      // or the bot; a drop, duplicate or expiry is Baton working as configured, so it must not
+      // light up error dashboards.
       this.span.setStatus(
-        outcome === "error"
-          ? { code: SpanStatusCode.ERROR, message: reason ?? "error" }
+        outcome === "error" || outcome === "abandoned"
+          ? { code: SpanStatusCode.ERROR, message: reason ?? outcome }
           : { code: SpanStatusCode.OK },
       );
       this.span.end();

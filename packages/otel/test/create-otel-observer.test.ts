@@ -75,6 +75,17 @@ describe("dispatch spans", () => {
     });
   });
 
+  it("sets an ERROR status for an abandoned turn's message", () => {
+    const kit = createOtelKit();
+    const observer = createOtelObserver({ tracer: kit.tracer, meter: kit.meter });
+    observer.startDispatch({ adapter: "slack" }).end("abandoned");
+    expect(kit.finishedSpans()[0]?.attributes).toMatchObject({ "baton.outcome": "abandoned" });
+    expect(kit.finishedSpans()[0]?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: "abandoned",
+    });
+  });
+
   it("ignores a second end: one finished span keeps the first outcome", () => {
     const kit = createOtelKit();
     const diagErrors = captureDiag();
