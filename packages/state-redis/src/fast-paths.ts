@@ -16,10 +16,10 @@ import {
   assertKey,
   assertReady,
   assertTtlMs,
+  optionalTurnWriteArgs,
   parseStored,
   pxArgument,
   turnReleaseArgs,
-  turnWriteArgs,
 } from "./validate.js";
 
 /** The fused fast paths a backend offers; absent members fall back to the separate calls. */
@@ -67,7 +67,7 @@ async function acceptAndAcquire(
   assertKey(step, request.threadId);
   assertTtlMs(step, request.dedupeTtlMs);
   assertTtlMs(step, request.lockTtlMs);
-  const [entries, startedAt] = turnWriteArgs(step, request.turn);
+  const [entries, startedAt] = optionalTurnWriteArgs(step, request.turn);
   const token = randomUUID();
   const dedupeKey = keys.value(request.dedupeKey);
   const lockKey = keys.lock(request.lockKey);

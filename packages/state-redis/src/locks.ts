@@ -7,9 +7,9 @@ import { ACQUIRE_LOCK, EXTEND_LOCK, FORCE_RELEASE_LOCK, RELEASE_LOCK } from "./s
 import {
   assertReady,
   assertTtlMs,
+  optionalTurnWriteArgs,
   pxArgument,
   turnReleaseArgs,
-  turnWriteArgs,
 } from "./validate.js";
 
 /** What the lock calls need of their backend. */
@@ -39,7 +39,7 @@ export async function acquireLock(
   const step = "acquire lock";
   assertReady(connection, step, key);
   assertTtlMs(step, ttlMs);
-  const [entries, startedAt] = turnWriteArgs(step, options?.turn);
+  const [entries, startedAt] = optionalTurnWriteArgs(step, options?.turn);
   const token = randomUUID();
   const reply = await connection.script<[number, number] | []>(
     step,

@@ -7,7 +7,6 @@ import {
   type TurnHandBackReason,
   type TurnRecord,
   type TurnWrite,
-  ValidationError,
 } from "@baton/core";
 import { FENCE_RECORD_TTL_MS } from "./keys.js";
 import type { LockDeps } from "./locks.js";
@@ -149,9 +148,6 @@ export async function writeTurn(
 ): Promise<boolean> {
   const step = "write turn";
   assertReady(connection, step, lock?.key as string);
-  if (turn === undefined) {
-    throw new ValidationError("turn must be { entries, startedAt }, got undefined", { step });
-  }
   const [entries, startedAt] = turnWriteArgs(step, turn);
   const reply = await connection.script<number>(
     step,

@@ -79,18 +79,23 @@ export function assertReady(
 }
 
 /**
- * The script arguments of a turn write (`acquireLock`'s and `acceptAndAcquire`'s `turn`,
- * `writeTurn`): the entries as one JSON array text and `startedAt`; `["", ""]` without a turn.
+ * The script arguments of a turn write (`writeTurn`, and the `turn` of `acquireLock` and
+ * `acceptAndAcquire`): the entries as one JSON array text, and `startedAt`. Same check and words
+ * as the reference backend (@baton/state-memory's `assertTurnWrite`).
  */
-export function turnWriteArgs(step: string, turn: TurnWrite | undefined): [string, string] {
-  if (turn === undefined) return ["", ""];
-  if (typeof turn !== "object" || turn === null || !Array.isArray(turn.entries)) {
+export function turnWriteArgs(step: string, turn: TurnWrite): [string, string] {
+  if (!Array.isArray(turn?.entries) || !Number.isFinite(turn.startedAt)) {
     throw new ValidationError(
-      `turn.entries must be an array of queue entries, got ${JSON.stringify(turn?.entries)}`,
+      `turn must be { entries: QueueEntry[], startedAt: epoch milliseconds }, got entries ${typeof turn?.entries} and startedAt ${turn?.startedAt}`,
       { step },
     );
   }
-  return [toJson(step, "turn.entries", turn.entries), startedAtArg(step, turn.startedAt)];
+  return [toJson(step, "turn.entries", turn.entries), String(turn.startedAt)];
+}
+
+/** {@link turnWriteArgs} of an optional `turn`: `["", ""]` (no turn) when absent. */
+export function optionalTurnWriteArgs(step: string, turn: TurnWrite | undefined): [string, string] {
+  return turn === undefined ? ["", ""] : turnWriteArgs(step, turn);
 }
 
 /** `startedAt` as a script argument: a finite number of epoch milliseconds. */

@@ -23,6 +23,8 @@ describeStateAdapter("redis cluster", {
   create: () => open(uniquePrefix()),
   createPeer: (state) => open((state as RedisState).keyPrefix),
   advanceTime: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  // Durable turn records (DESIGN §6.1): losing them must fail the suite, not pass it quietly.
+  requires: ["turns"],
   shortTtlMs: 300,
   expirySlackMs: 150,
   storedClaimRecords: async (state) =>

@@ -21,6 +21,8 @@ describeStateAdapter("redis", {
   create: () => open(uniquePrefix()),
   createPeer: (state) => open((state as RedisState).keyPrefix),
   advanceTime: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  // Durable turn records (DESIGN §6.1): losing them must fail the suite, not pass it quietly.
+  requires: ["turns"],
   shortTtlMs: 300,
   expirySlackMs: 150,
   // Redis purges claim records by their TTL; nothing to trigger.
