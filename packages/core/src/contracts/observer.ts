@@ -87,6 +87,13 @@ export interface DispatchEvent {
   skippedKeys?: string[];
   /** The disposition (`settled` only): a {@link DispatchOutcome} or `queued`. */
   outcome?: string;
+  /**
+   * `settled` only: true when this instance decided the disposition and counted it on
+   * `baton.deliveries`; false when it only echoes one another instance decided and counted (a
+   * local waiter whose entry that instance drained or evicted, ADR 0011). Collecting dispositions
+   * across instances, count the `counted` ones.
+   */
+  counted?: boolean;
   reason?: string;
   /** When it happened, by the runtime's clock. */
   atMs: number;

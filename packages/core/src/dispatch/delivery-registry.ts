@@ -148,6 +148,7 @@ export class DeliveryRegistry {
         kind: "settled",
         deliveryKey: key,
         outcome: disposition,
+        counted,
         ...(entry ? { lockKey: entry.lockKey } : {}),
         ...(reason === undefined ? {} : { reason }),
       });
