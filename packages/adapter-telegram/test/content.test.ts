@@ -183,10 +183,10 @@ describe("applyTelegramEntities", () => {
 
   it("handles text_link with special markdown chars in text", () => {
     expect(
-      applyTelegramEntities("a_b*c link", [
-        { type: "text_link", offset: 0, length: 5, url: "https://x.com/a_b" },
+      applyTelegramEntities("Click [here] now", [
+        { type: "text_link", offset: 6, length: 6, url: "https://example.com/docs" },
       ]),
-    ).toBe("[a_b*c](https://x.com/a_b) link");
+    ).toBe("Click [\\[here\\]](https://example.com/docs) now");
   });
 
   it("preserves parseMessage text with entities", async () => {
