@@ -1,6 +1,7 @@
 // The playground page: settings, connection state, and wiring of the chat panes and timeline.
 import { AgentPane } from "./agent.js";
 import { ChatPanes } from "./chat.js";
+import { InstancesPanel } from "./instances.js";
 import { TimelineView } from "./timeline.js";
 
 const STRATEGY_HELP = {
@@ -76,6 +77,21 @@ const chats = new ChatPanes({ root: $("panes"), connection });
 const timeline = new TimelineView($("timeline"), {
   textOf: (key) => chats.textOf(key),
   onOutcome: (key, outcome, reason) => chats.markOutcome(key, outcome, reason),
+});
+const instances = new InstancesPanel({
+  root: $("instances"),
+  deliverTo: $("deliver-to"),
+  help: $("instances-help"),
+  connection,
+  activity: (name) =>
+    timeline
+      .openRunsOf(name)
+      .map((run) => {
+        const text = chats.textOf(run.key);
+        const attempt = run.attempt > 1 ? ` (attempt ${run.attempt})` : "";
+        return `answering ${text ? `“${text}”` : "a message"}${attempt}`;
+      })
+      .join("; "),
 });
 const controls = {
   strategy: $("strategy"),
@@ -169,13 +185,15 @@ function connectTimeline() {
     if (source.readyState === EventSource.CLOSED) setTimeout(connectTimeline, 2_000);
   });
   source.addEventListener("snapshot", (event) => {
-    const { entries, settings, serverNowMs } = JSON.parse(event.data);
+    const { entries, settings, instances: view, serverNowMs } = JSON.parse(event.data);
     current = settings;
     showSettings(settings);
+    instances.show(view);
     timeline.reset(entries, serverNowMs);
   });
   source.addEventListener("entry", (event) => timeline.add(JSON.parse(event.data)));
   source.addEventListener("clear", () => timeline.reset([], Date.now() + timeline.clockOffsetMs));
+  source.addEventListener("instances", (event) => instances.show(JSON.parse(event.data)));
   source.addEventListener("settings", (event) => {
     current = JSON.parse(event.data);
     showSettings(current);

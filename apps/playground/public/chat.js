@@ -24,7 +24,12 @@ export function outcomeLabel(outcome, reason) {
     case "ignored":
       return "ignored: no handler for it";
     case "queued":
-      return "waiting in the queue";
+      if (reason?.includes("handed back")) return "handed back to the other instance";
+      return reason?.includes("another instance")
+        ? "waiting: the other instance is answering"
+        : "waiting in the queue";
+    case "abandoned":
+      return "abandoned: interrupted too often";
     case "duplicate":
       return "duplicate, already received";
     default:

@@ -2,6 +2,12 @@
 // per message, grouped in one lane per lock key, drawn as bars on a shared time axis.
 
 const MAX_DELIVERIES = 40;
+/** Why a turn ran again (`context.interrupted.reason`), as a run bar says it. */
+const AFTER = {
+  "lease-expired": "lease expired",
+  shutdown: "shutdown",
+  "lease-lost": "lease lost",
+};
 const TICK_STEPS_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000];
 
 /** Rows of the model: what happened to one delivery (one message). */
@@ -55,12 +61,24 @@ export class TimelineView {
       this.markers.push(entry);
       return;
     }
+    if (entry.kind === "instance") {
+      this.instanceChanged(entry);
+      return;
+    }
+    if (entry.kind === "attempt") {
+      // Reported by the run itself, just after its run-started: label that run.
+      const runs = this.deliveries.get(entry.deliveryKey)?.runs ?? [];
+      const run = runs.findLast((r) => r.instance === entry.instance && r.attempt === undefined);
+      if (run) Object.assign(run, { attempt: entry.attempt, after: entry.interruptedReason });
+      return;
+    }
     const delivery = this.delivery(entry.deliveryKey, entry.atMs);
     delivery.lockKey ??= entry.lockKey ?? null;
     delivery.threadId ??= entry.threadId ?? null;
     switch (entry.kind) {
       case "accepted":
         delivery.arrivedMs = entry.atMs;
+        delivery.receivedBy = entry.instance;
         break;
       case "queued":
         delivery.queuedMs ??= entry.atMs;
@@ -68,7 +86,13 @@ export class TimelineView {
       case "run-started": {
         // A run drained from another Chat's queue may come without an accepted event here.
         delivery.lockKey ??= `thread:${entry.threadId}`;
-        const run = { startMs: entry.atMs, endMs: null, skippedKeys: entry.skippedKeys ?? [] };
+        const run = {
+          startMs: entry.atMs,
+          endMs: null,
+          skippedKeys: entry.skippedKeys ?? [],
+          instance: entry.instance,
+          attempt: undefined,
+        };
         delivery.runs.push(run);
         for (const key of run.skippedKeys) {
           const skipped = this.delivery(key, entry.atMs);
@@ -84,12 +108,39 @@ export class TimelineView {
         break;
       }
       case "settled":
+        if (entry.outcome === "queued" && entry.reason?.includes("handed back")) {
+          const run = delivery.runs.findLast((r) => r.instance === entry.instance);
+          if (run) run.cut = "handed back";
+        }
         delivery.outcome = entry.outcome;
         delivery.reason = entry.reason;
         delivery.settledMs = entry.atMs;
         this.onOutcome(delivery.key, entry.outcome, entry.reason);
         break;
     }
+  }
+
+  /** A killed instance's runs end where it died; any change shows as a marker. */
+  instanceChanged({ instance, change, atMs }) {
+    this.markers.push({ kind: "marker", label: `${instance} ${change}`, atMs, change });
+    if (change !== "killed") return;
+    for (const delivery of this.deliveries.values()) {
+      for (const run of delivery.runs) {
+        if (run.instance === instance && run.endMs === null)
+          Object.assign(run, { endMs: atMs, cut: "killed" });
+      }
+    }
+  }
+
+  /** The runs instance `name` has going now, with the text they answer. */
+  openRunsOf(name) {
+    const open = [];
+    for (const delivery of this.deliveries.values()) {
+      for (const run of delivery.runs) {
+        if (run.instance === name && run.endMs === null) open.push({ key: delivery.key, ...run });
+      }
+    }
+    return open;
   }
 
   delivery(key, atMs) {
@@ -138,7 +189,7 @@ export class TimelineView {
       .filter((marker) => marker.atMs >= startMs)
       .map(
         (marker) =>
-          `<div class="tl-marker" style="left:${x(marker.atMs)}%" title="${escape(marker.label)}"><span>${escape(marker.label)}</span></div>`,
+          `<div class="tl-marker ${marker.change ?? ""}" style="left:${x(marker.atMs)}%" title="${escape(marker.label)}"><span>${escape(marker.label)}</span></div>`,
       )
       .join("");
     this.root.innerHTML = `
@@ -170,20 +221,36 @@ export class TimelineView {
     if (waitEnd - delivery.arrivedMs > 40) {
       bars.push(bar("tl-wait", x(delivery.arrivedMs), x(waitEnd), "waiting", {}));
     }
-    for (const run of delivery.runs) {
+    delivery.runs.forEach((run, i) => {
       const end = run.endMs ?? nowMs;
-      const skipped = run.skippedKeys.length;
-      const label = skipped ? `running · +${skipped} skipped` : "running";
+      const classes = ["tl-run", `inst-${run.instance ?? "none"}`];
+      if (run.endMs === null) classes.push("open");
+      if (run.attempt > 1) classes.push("recovered");
+      if (run.cut) classes.push("cut");
       bars.push(
-        bar(`tl-run${run.endMs === null ? " open" : ""}`, x(run.startMs), x(end), label, {
+        bar(classes.join(" "), x(run.startMs), x(end), runLabel(run), {
           "lock-key": lockKey,
           "delivery-key": delivery.key,
           "start-ms": run.startMs,
           "end-ms": run.endMs ?? "",
-          "skipped-count": skipped,
+          "skipped-count": run.skippedKeys.length,
+          instance: run.instance ?? "",
+          attempt: run.attempt ?? "",
+          "interrupted-reason": run.after ?? "",
+          cut: run.cut ?? "",
         }),
       );
-    }
+      if (!run.cut || run.endMs === null) return;
+      // The turn between its cut-off run and the next one: the lease lapsing, the next sweep.
+      const settled = delivery.outcome && delivery.outcome !== "queued";
+      const next = delivery.runs[i + 1]?.startMs ?? (settled ? delivery.settledMs : nowMs);
+      const title = "waiting for another instance to pick the turn up";
+      if (next - run.endMs > 40)
+        bars.push(bar("tl-wait recovering", x(run.endMs), x(next), title, {}));
+      bars.push(
+        `<span class="tl-end killed" style="left:${x(run.endMs)}%" title="${escape(`instance ${run.instance} ${run.cut === "killed" ? "killed" : "shut down"}: run cut off`)}">✕</span>`,
+      );
+    });
     const folded = this.foldedRun(delivery);
     if (folded) {
       // The run that read this message as context.skipped, drawn on this message's row too.
@@ -206,8 +273,11 @@ export class TimelineView {
         `<span class="tl-end dropped" style="left:${x(delivery.settledMs)}%" title="${escape(outcome.text)}">✕</span>`,
       );
     }
+    const via = delivery.receivedBy
+      ? `<span class="tl-via inst-${escape(delivery.receivedBy)}" title="delivered to instance ${escape(delivery.receivedBy)}">${escape(delivery.receivedBy)}</span>`
+      : "";
     return `<div class="tl-row" data-delivery-key="${escape(delivery.key)}" data-outcome="${escape(delivery.outcome ?? "")}" data-skipped-into="${escape(delivery.skippedInto ?? "")}">
-      <div class="tl-label" title="${escape(text)}">${escape(quote(text))}</div>
+      <div class="tl-label" title="${escape(text)}">${via}${escape(quote(text))}</div>
       <div class="tl-track">${bars.join("")}</div>
       <div class="tl-outcome ${outcome.tone}">${escape(outcome.text)}</div>
     </div>`;
@@ -225,9 +295,16 @@ export class TimelineView {
       const into = this.textOf(delivery.skippedInto);
       return { tone: "skipped", text: `skipped into ${into ? quote(into) : "a later run"}` };
     }
+    const last = delivery.runs.at(-1);
     switch (delivery.outcome) {
       case "handled":
-        return { tone: "ok", text: "answered" };
+        if (!last?.instance) return { tone: "ok", text: "answered" };
+        return {
+          tone: "ok",
+          text: `answered by ${last.instance}${last.attempt > 1 ? ` on attempt ${last.attempt}` : ""}`,
+        };
+      case "abandoned":
+        return { tone: "bad", text: "abandoned: interrupted too often" };
       case "dropped-lock-conflict":
         return { tone: "bad", text: "dropped: lock held" };
       case "expired":
@@ -241,15 +318,35 @@ export class TimelineView {
       case "duplicate":
         return { tone: "muted", text: "duplicate" };
       case "queued":
+        if (delivery.reason?.includes("handed back")) {
+          return { tone: "wait", text: "handed back; waiting for another instance" };
+        }
+        if (delivery.reason?.includes("another instance")) {
+          return { tone: "wait", text: "queued; the other instance holds the lock" };
+        }
         return { tone: "wait", text: "left in the queue" };
       case undefined:
-        return delivery.runs.some((run) => run.endMs === null)
-          ? { tone: "run", text: "running…" }
-          : { tone: "wait", text: "waiting…" };
+        if (last?.endMs === null) {
+          return { tone: "run", text: last.instance ? `running on ${last.instance}…` : "running…" };
+        }
+        if (last?.cut) {
+          return { tone: "bad", text: `${last.instance} killed; waiting for the other instance` };
+        }
+        return { tone: "wait", text: "waiting…" };
       default:
         return { tone: "muted", text: delivery.outcome };
     }
   }
+}
+
+/** E.g. `B · attempt 2 · after lease expired · +1 skipped`. */
+function runLabel(run) {
+  const parts = [run.instance ?? "running"];
+  if (run.attempt !== undefined) parts.push(`attempt ${run.attempt}`);
+  if (run.after) parts.push(`after ${AFTER[run.after] ?? run.after}`);
+  if (run.skippedKeys.length) parts.push(`+${run.skippedKeys.length} skipped`);
+  if (run.cut) parts.push(run.cut === "killed" ? "killed" : "handed back");
+  return parts.join(" · ");
 }
 
 function bar(className, left, right, title, data) {

@@ -8,8 +8,9 @@ import {
 import type { Logger, LogLevel } from "@baton/core";
 import { createMemoryState } from "@baton/state-memory";
 import { type PlaygroundAgent, startPlaygroundAgent } from "./agent-bot.js";
-import { BotRuntime, retainedState } from "./bot-runtime.js";
+import { BotRuntime } from "./bot-runtime.js";
 import { guestCookieFor, identifyGuest } from "./identity.js";
+import { INSTANCES_PATH, instancesEndpoint } from "./instances-api.js";
 import { DEFAULT_SETTINGS, mergeSettings, type PlaygroundSettings } from "./settings.js";
 import { serveStatic } from "./static.js";
 import { Timeline } from "./timeline.js";
@@ -26,6 +27,10 @@ export interface PlaygroundOptions {
   logger?: Logger | LogLevel;
   /** The agent bot's local model: its pause before each word. Default 80 ms. */
   agentChunkDelayMs?: number;
+  /** The demo bot's lock lease. Default 3 000 ms: a killed instance's turn moves on quickly. */
+  lockTtlMs?: number;
+  /** How often each instance of the demo bot sweeps. Default 1 000 ms. */
+  sweepIntervalMs?: number;
 }
 
 /** A running playground. */
@@ -36,6 +41,7 @@ export interface Playground {
   readonly server: Server;
   readonly runtime: BotRuntime;
   readonly adapter: WebAdapter;
+  readonly timeline: Timeline;
   /** The agent bot, in its own pane. */
   readonly agent: PlaygroundAgent;
   /** Stops the bot, ends open streams and closes the server. */
@@ -44,9 +50,10 @@ export interface Playground {
 
 /**
  * Starts the playground: a node:http server (`serveWebHandler`) with the page, the demo bot's
- * web adapter under `/api/web/`, the settings under `/api/settings` and the timeline stream at
- * `/api/timeline`, all on one memory State; and the agent bot (`@baton/agent-bot`, local model)
- * under `/api/agent/`, on a State of its own.
+ * web adapter under `/api/web/`, the settings under `/api/settings`, the instance controls
+ * under `/api/instances` and the timeline stream at `/api/timeline`, the demo bot's two
+ * instances sharing one memory State; and the agent bot (`@baton/agent-bot`, local model) under
+ * `/api/agent/`, on a State of its own.
  */
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const adapter = createWebAdapter({
@@ -54,14 +61,18 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     userName: "baton",
     botUserId: "baton",
   });
-  const state = retainedState(createMemoryState());
+  // Owned here, not by a `Chat`: each instance's link keeps its `disconnect()` to itself.
+  const state = createMemoryState();
   const timeline = new Timeline();
   const runtime = new BotRuntime({
     adapter,
     state,
     timeline,
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    onChange: (view) => timeline.announceInstances(view),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.lockTtlMs === undefined ? {} : { lockTtlMs: options.lockTtlMs }),
+    ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
   });
   await runtime.start();
   const agent = await startPlaygroundAgent({
@@ -73,10 +84,15 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const path = new URL(request.url).pathname;
     const forAgent = agent.handle(request);
     if (forAgent) return forAgent;
-    if (path.startsWith("/api/web/")) return runtime.chat.webhooks.web?.(request) ?? notFound();
+    // The adapter's host is the runtime's router: it picks the instance for each message.
+    if (path.startsWith("/api/web/")) return adapter.handleWebhook(request);
     if (path === "/api/settings") return settingsEndpoint(request, runtime, timeline);
+    if (path === INSTANCES_PATH || path.startsWith(`${INSTANCES_PATH}/`)) {
+      return instancesEndpoint(request, runtime);
+    }
     if (path === "/api/timeline" && request.method === "GET") {
-      return new Response(timeline.stream(runtime.settings, request.signal), {
+      const current = { settings: runtime.settings, instances: runtime.view };
+      return new Response(timeline.stream(current, request.signal), {
         headers: {
           "content-type": "text/event-stream; charset=utf-8",
           "cache-control": "no-cache",
@@ -108,6 +124,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     server: served.server,
     runtime,
     adapter,
+    timeline,
     agent,
     async close() {
       await runtime.stop();
@@ -115,7 +132,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       await agent.close();
       timeline.closeAll();
       await served.close();
-      await state.close();
+      await state.disconnect();
     },
   };
 }

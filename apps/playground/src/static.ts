@@ -9,6 +9,8 @@ const FILES: Record<string, { file: string; type: string }> = {
   "/chat.js": { file: "chat.js", type: "text/javascript; charset=utf-8" },
   "/timeline.js": { file: "timeline.js", type: "text/javascript; charset=utf-8" },
   "/agent.js": { file: "agent.js", type: "text/javascript; charset=utf-8" },
+  "/instances.js": { file: "instances.js", type: "text/javascript; charset=utf-8" },
+  "/instances.css": { file: "instances.css", type: "text/css; charset=utf-8" },
   "/favicon.svg": { file: "favicon.svg", type: "image/svg+xml" },
 };
 

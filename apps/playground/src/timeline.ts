@@ -7,10 +7,39 @@ export interface TimelineMarker {
   atMs: number;
 }
 
-/** What the page's timeline is drawn from: the runtime's dispatch events, and markers. */
-export type TimelineEntry = DispatchEvent | TimelineMarker;
+/** A dispatch event, with the instance of the bot ("A", "B") whose runtime reported it. */
+export type InstanceDispatchEvent = DispatchEvent & { instance?: string };
 
-type StreamEventName = "entry" | "clear" | "settings";
+/**
+ * A handler run's attempt, reported by the run itself as it starts (it reads `context.attempt`
+ * and `context.interrupted`): the page puts it on the run bar that `run-started` opened.
+ */
+export interface TimelineAttempt {
+  kind: "attempt";
+  deliveryKey: string;
+  instance: string;
+  attempt: number;
+  /** Why the previous attempt ended (`context.interrupted.reason`), from attempt 2 on. */
+  interruptedReason?: string;
+  atMs: number;
+}
+
+/** An instance of the bot was killed, shut down or (re)started. */
+export interface TimelineInstanceChange {
+  kind: "instance";
+  instance: string;
+  change: "killed" | "shut down" | "started";
+  atMs: number;
+}
+
+/** What the page's timeline is drawn from: the runtime's dispatch events, runs' attempts, markers. */
+export type TimelineEntry =
+  | InstanceDispatchEvent
+  | TimelineMarker
+  | TimelineAttempt
+  | TimelineInstanceChange;
+
+type StreamEventName = "entry" | "clear" | "settings" | "instances";
 
 interface Subscriber {
   send(name: StreamEventName, data: unknown): void;
@@ -23,18 +52,24 @@ interface Subscriber {
  * `Chat` the playground creates, so a restart shows up as a marker between runs.
  */
 export class Timeline {
-  /** Give this to every `Chat` as its `observer`. */
-  readonly observer: Observer;
   private entries: TimelineEntry[] = [];
   private readonly subscribers = new Set<Subscriber>();
 
-  constructor(private readonly maxEntries = 2_000) {
-    this.observer = { onDispatchEvent: (event) => this.add({ ...event }) };
+  constructor(private readonly maxEntries = 2_000) {}
+
+  /** The `observer` of a `Chat` of instance `instance`: its events are tagged with the name. */
+  observerFor(instance: string): Observer {
+    return { onDispatchEvent: (event) => this.add({ ...event, instance }) };
   }
 
   /** Adds a marker at `atMs`. */
   mark(label: string, atMs: number): void {
     this.add({ kind: "marker", label, atMs });
+  }
+
+  /** Adds a run's attempt or an instance's change. */
+  note(entry: TimelineAttempt | TimelineInstanceChange): void {
+    this.add(entry);
   }
 
   /** Forgets every entry; open pages clear theirs too. */
@@ -48,17 +83,22 @@ export class Timeline {
     this.notify("settings", settings);
   }
 
+  /** Tells open pages the instances changed (killed, shut down, restarted, routing). */
+  announceInstances(instances: unknown): void {
+    this.notify("instances", instances);
+  }
+
   /** The kept entries, oldest first. */
   snapshot(): readonly TimelineEntry[] {
     return [...this.entries];
   }
 
   /**
-   * A server-sent event stream: `retry`, a `snapshot` of the kept entries and the current
-   * settings, then `entry`, `clear` and `settings` events, with a heartbeat comment every 15 s.
-   * It unsubscribes when `signal` aborts or the body is cancelled.
+   * A server-sent event stream: `retry`, a `snapshot` of the kept entries with `current` (the
+   * settings and instances), then `entry`, `clear`, `settings` and `instances` events, with a
+   * heartbeat comment every 15 s. It unsubscribes when `signal` aborts or the body is cancelled.
    */
-  stream(settings: unknown, signal: AbortSignal): ReadableStream<Uint8Array> {
+  stream(current: Record<string, unknown>, signal: AbortSignal): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
     let stop: (endStream: boolean) => void = () => {};
     return new ReadableStream<Uint8Array>({
@@ -83,7 +123,7 @@ export class Timeline {
           if (endStream) controller.close();
         };
         write("retry: 1000\n\n");
-        send("snapshot", { entries: this.entries, settings, serverNowMs: Date.now() });
+        send("snapshot", { ...current, entries: this.entries, serverNowMs: Date.now() });
         this.subscribers.add(subscriber);
         if (signal.aborted) stop(true);
         else signal.addEventListener("abort", onAbort, { once: true });

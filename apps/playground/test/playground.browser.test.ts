@@ -216,6 +216,107 @@ describe("the agent bot in the playground, in a browser", () => {
   }, 120_000);
 });
 
+describe("two instances of the demo bot, in a browser", () => {
+  let playground: Playground | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM}; install it with "apt-get install -y chromium"`,
+      );
+    }
+    // The demo's own lease and sweep (3 s, 1 s), as the page says: a recovery takes at most 4 s.
+    playground = await startPlayground({
+      port: 0,
+      logger: "silent",
+      settings: { strategy: "queue" },
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await playground?.close();
+  }, 30_000);
+
+  it("kills instance A mid-answer with its button and shows B's recovered run, attempt 2, on the timeline", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1440, height: 1300 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(playground!.url);
+    await page.locator('#connection[data-state="online"]').waitFor();
+    const cardA = page.locator('.instance[data-instance="A"]');
+    await page.locator('.instance[data-instance="B"][data-status="running"]').waitFor();
+    await expect.poll(() => cardA.getAttribute("data-status")).toBe("running");
+    expect(await page.locator("#instances-help").textContent()).toContain("lockTtlMs = 3 s");
+
+    await page.selectOption("#deliver-to", "A");
+    await expect.poll(() => playground!.runtime.view.deliverTo).toBe("A");
+    await setHandlerSeconds(page, 60);
+    const general = page.locator('.pane[data-thread-name="general"]');
+    await general.locator("input").fill("@baton are you there?");
+    await general.locator("input").press("Enter");
+
+    // A is answering: its run bar is open, and its card says so.
+    const runA = page.locator('.tl-run[data-instance="A"][data-attempt="1"]');
+    await runA.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    expect(await runA.getAttribute("data-end-ms")).toBe("");
+    await expect
+      .poll(() => cardA.locator(".doing").textContent())
+      .toBe("answering “@baton are you there?”");
+    // The recovered run reads the handler time anew: B answers after a second.
+    await setHandlerSeconds(page, 1);
+    // Not needed for what is checked: it only gives A's bar room for its label in the picture.
+    await page.waitForTimeout(1_500);
+
+    await cardA.locator("button.kill").click();
+    await page.locator('.instance[data-instance="A"][data-status="killed"]').waitFor();
+    // A's run is cut off where A died; the turn waits for its lease to lapse.
+    await page.locator('.tl-run[data-instance="A"][data-cut="killed"]').waitFor();
+    expect(await runA.getAttribute("data-end-ms")).not.toBe("");
+    await page.locator(".tl-marker.killed").waitFor();
+
+    const recovered = page.locator(
+      '.tl-run[data-instance="B"][data-attempt="2"][data-interrupted-reason="lease-expired"]',
+    );
+    await recovered.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    const answer = general.locator('.msg[data-author="bot"] .text');
+    await answer.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    expect(await answer.textContent()).toMatch(
+      /^I was interrupted — here is my answer again \(attempt 2: .*\)\. Got 1 message at once\. Answering “@baton are you there\?”\. \(Thought for 1 s on instance B\.\)$/,
+    );
+    const row = page.locator(".tl-row", { has: recovered });
+    await expect
+      .poll(() => row.locator(".tl-outcome").textContent())
+      .toBe("answered by B on attempt 2");
+    expect(await recovered.textContent()).toBe("B · attempt 2 · after lease expired");
+    expect(await row.locator(".tl-via").textContent()).toBe("A");
+    // The recovered run began after A's run was cut off.
+    const cutAt = Number(await runA.getAttribute("data-end-ms"));
+    expect(Number(await recovered.getAttribute("data-start-ms"))).toBeGreaterThanOrEqual(cutAt);
+
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await page.screenshot({ path: `${RESULTS_DIR}playground-failover.png`, fullPage: true });
+
+    await cardA.locator('button[data-action="restart"]').click();
+    await page.locator('.instance[data-instance="A"][data-status="running"]').waitFor();
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+});
+
+/** Types `seconds` into the handler time and waits until the server applied it. */
+async function setHandlerSeconds(page: Page, seconds: number) {
+  await page.fill("#handler-seconds", String(seconds));
+  await page.locator("#handler-seconds").blur();
+  await page
+    .locator(`#settings-status[data-state="applied"][data-handler-seconds="${seconds}"]`)
+    .waitFor();
+}
+
 /** The timeline's run bars of one lock key, once every one of them has ended, by start. */
 async function closedRuns(page: Page, lockKey: string) {
   const read = () =>

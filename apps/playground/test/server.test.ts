@@ -72,7 +72,7 @@ describe("the playground server", () => {
   it("restarts the bot with new settings on the same State: a followed thread stays followed", async () => {
     expect((await post("general", "@baton hello")).status).toBe(202);
     await expect.poll(() => botTexts("general")).toHaveLength(1);
-    const before = playground.runtime.chat;
+    const before = [playground.runtime.instance("A").chat, playground.runtime.instance("B").chat];
 
     const response = await api("/api/settings", {
       method: "POST",
@@ -83,7 +83,9 @@ describe("the playground server", () => {
       ok: true,
       settings: { strategy: "queue", lockScope: "channel", handlerSeconds: 0 },
     });
-    expect(playground.runtime.chat).not.toBe(before);
+    // Both instances run a new `Chat`.
+    expect(playground.runtime.instance("A").chat).not.toBe(before[0]);
+    expect(playground.runtime.instance("B").chat).not.toBe(before[1]);
 
     // No mention: only a subscription, made before the restart, routes it to the bot.
     expect((await post("general", "still there?")).status).toBe(202);
