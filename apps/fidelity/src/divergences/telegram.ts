@@ -60,6 +60,7 @@ export const TELEGRAM_DIVERGENCES = [
         "plain string over 4096 chars truncates to exactly the limit with '...' and no parse_mode",
         "MarkdownV2 caption over 1024 escapes the ellipsis",
         "plain-string caption over 1024 uses literal '...' ellipsis",
+        "MarkdownV2 attachment captions use the Telegram caption limit",
       ],
       reason: SPLIT,
       link: "packages/adapter-telegram/README.md",
