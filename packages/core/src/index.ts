@@ -178,6 +178,7 @@ export {
   type SerializedMessage,
   type SlashCommandEvent,
   serializeAttachment,
+  type TurnInterruption,
 } from "./model/index.js";
 export {
   type BotIdentity,

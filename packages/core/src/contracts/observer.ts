@@ -85,6 +85,11 @@ export interface DispatchEvent {
   threadId?: string;
   /** Deliveries folded into this run's `context.skipped` (run events only). */
   skippedKeys?: string[];
+  /**
+   * Run events only: which attempt of its turn the run is (`context.attempt`: 1 on a first run,
+   * above 1 for an interrupted turn run again — durable turns).
+   */
+  attempt?: number;
   /** The disposition (`settled` only): a {@link DispatchOutcome} or `queued`. */
   outcome?: string;
   /**

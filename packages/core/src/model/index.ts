@@ -5,7 +5,7 @@ export {
   serializeAttachment,
 } from "./attachment.js";
 export type { Author } from "./author.js";
-export type { MessageContext, MessageUpdatedContext } from "./context.js";
+export type { MessageContext, MessageUpdatedContext, TurnInterruption } from "./context.js";
 export type {
   ActionEvent,
   MessageDeletedEvent,

@@ -78,10 +78,13 @@ export function wireStrategy<TThread, TChannel>(
       const now = gate.tryRunTurn(installation, handle, turn);
       if (now) return now;
     }
-    return observedRun(batch, installation, handle, {
-      ...turn,
-      signal: () => handlerRun.signal,
-    });
+    return observedRun(
+      batch,
+      installation,
+      handle,
+      { ...turn, signal: () => handlerRun.signal },
+      run.turn?.attempt ?? 1,
+    );
   };
   // A run the adapter places in its tenant's context (a multi-workspace app's token). Like the
   // routed run, it never rejects: a failing hook ends the run before any handler.
@@ -107,6 +110,7 @@ export function wireStrategy<TThread, TChannel>(
     installation: { adapter: string; tenant: string | undefined },
     handle: () => Promise<BatchOutcome>,
     turn: TurnOptions<RunTag>,
+    attempt: number,
   ): Promise<BatchOutcome> => {
     const timed = deliveries.recordsDurations;
     const startedAtMs = timed ? config.clock.now() : 0;
@@ -116,6 +120,7 @@ export function wireStrategy<TThread, TChannel>(
           lockKey: batch.lockKey,
           threadId: batch.threadId,
           skippedKeys: batch.skipped.map((message) => `${batch.adapter.name}:${message.id}`),
+          attempt,
         }
       : undefined;
     if (runEvent) deliveries.emit({ kind: "run-started", ...runEvent });

@@ -228,6 +228,30 @@ describe.each([
   });
 });
 
+describe("run events of a recovered turn", () => {
+  it("carry the attempt, so tools can show a turn run again", async () => {
+    const c = cluster(true);
+    const attempts: Array<[string, number | undefined]> = [];
+    const observer: Observer = {
+      onDispatchEvent: (event) => {
+        if (event.kind === "run-started") attempts.push([event.deliveryKey, event.attempt]);
+      },
+    };
+    const a = await c.start("a", (id) => (id === "first" ? never() : Promise.resolve()));
+    const b = await c.start("b", async () => {}, observer);
+    void a.send("first");
+    await c.clock.advance(10);
+    a.kill();
+    await c.clock.advance(LOCK_TTL_MS + SWEEP_INTERVAL_MS);
+    expect(await b.send("second")).toEqual({ outcome: "handled" });
+    expect(attempts).toEqual([
+      ["mock:first", 2],
+      ["mock:second", 1],
+    ]);
+    await b.chat.shutdown();
+  });
+});
+
 describe("turn records", () => {
   it("are written with the lock, carry the turn's message, and are gone after the release", async () => {
     const c = cluster(true);
