@@ -42,7 +42,7 @@ export function authorOfUser(user: TelegramUser, bot: TelegramBotIdentity): Auth
 }
 
 /** The author of a post signed by a chat (a channel post, an anonymous group admin). */
-function authorOfChat(chat: TelegramChat): Author {
+export function authorOfChat(chat: TelegramChat): Author {
   const name = chat.title ?? chat.username ?? String(chat.id);
   return {
     userId: String(chat.id),
@@ -51,6 +51,16 @@ function authorOfChat(chat: TelegramChat): Author {
     isBot: false,
     isMe: false,
   };
+}
+
+/**
+ * Who wrote a message: the chat it was sent on behalf of (`sender_chat`: a channel post, an
+ * anonymous group admin, a channel post forwarded into its discussion group, a user writing as
+ * their channel) — there `from` is a placeholder user such as GroupAnonymousBot — else the user.
+ */
+export function authorOfMessage(message: TelegramMessage, bot: TelegramBotIdentity): Author {
+  if (message.sender_chat !== undefined) return authorOfChat(message.sender_chat);
+  return message.from ? authorOfUser(message.from, bot) : authorOfChat(message.chat);
 }
 
 function sameName(a: string | undefined, b: string | undefined): boolean {
@@ -175,9 +185,7 @@ export function messageFromTelegram(
 ): Message {
   const text = message.text ?? message.caption ?? "";
   const entities = message.entities ?? message.caption_entities;
-  const author = message.from
-    ? authorOfUser(message.from, context.bot)
-    : authorOfChat(message.sender_chat ?? message.chat);
+  const author = authorOfMessage(message, context.bot);
   const replied = message.reply_to_message;
   return new Message({
     id: encodeTelegramMessageId(message.chat.id, message.message_id),

@@ -46,7 +46,10 @@ export interface TelegramMessage {
   readonly message_thread_id?: number;
   readonly is_topic_message?: boolean;
   readonly from?: TelegramUser;
+  /** The chat a message was sent on behalf of; `from` is then a placeholder user. */
   readonly sender_chat?: TelegramChat;
+  /** A channel post Telegram forwarded into the channel's discussion group. */
+  readonly is_automatic_forward?: boolean;
   readonly chat: TelegramChat;
   readonly date: number;
   readonly edit_date?: number;

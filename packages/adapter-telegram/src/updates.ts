@@ -10,6 +10,8 @@ import {
 import type { TelegramCallbackPayload } from "./cards.js";
 import type { TelegramChatMemberEvent } from "./events.js";
 import {
+  authorOfChat,
+  authorOfMessage,
   authorOfUser,
   commandOf,
   messageFromTelegram,
@@ -194,11 +196,11 @@ async function onMessage(
     });
   }
   const command = commandOf(message, bot);
-  if (command !== undefined && message.from !== undefined) {
+  if (command !== undefined && (message.from ?? message.sender_chat) !== undefined) {
     const event = {
       command: command.command,
       text: command.text,
-      user: authorOfUser(message.from, bot),
+      user: authorOfMessage(message, bot),
       channelId: threadId,
       raw: update as unknown as JsonValue,
     };
@@ -259,14 +261,17 @@ async function onReaction(
   options: ProcessOptions,
 ): Promise<void> {
   const reaction = update.message_reaction;
-  if (reaction === undefined || reaction.user === undefined) return;
+  if (reaction === undefined) return;
   const before = emojiKeys(reaction.old_reaction);
   const after = emojiKeys(reaction.new_reaction);
   const changes = [
     ...after.filter((key) => !before.includes(key)).map((key) => ({ key, added: true })),
     ...before.filter((key) => !after.includes(key)).map((key) => ({ key, added: false })),
   ];
-  const user = authorOfUser(reaction.user, bot);
+  // An anonymous admin (or a channel) reacts as a chat: `actor_chat`, and no `user`.
+  const user = reaction.user
+    ? authorOfUser(reaction.user, bot)
+    : authorOfChat(reaction.actor_chat ?? reaction.chat);
   const threadId = encodeTelegramThreadId({ chatId: String(reaction.chat.id) });
   for (const change of changes) {
     const event = {
