@@ -23,6 +23,8 @@ export interface WorkerHandle {
   once(key: string, durationMs: number): Promise<string>;
   /** Graceful shutdown through the Chat; resolves when the process exited. */
   stop(): Promise<void>;
+  /** SIGTERM, as an orchestrator stops a pod: the worker runs `chat.shutdown()` and exits. */
+  terminate(): Promise<void>;
   /** SIGKILL: the process dies mid-whatever, holding whatever it held. */
   kill(): void;
   readonly exited: Promise<number | null>;
@@ -82,6 +84,11 @@ export async function startWorker(config: WorkerConfig): Promise<WorkerHandle> {
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       post({ type: "shutdown" });
+      await exited;
+    },
+    async terminate() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
       await exited;
     },
     kill() {

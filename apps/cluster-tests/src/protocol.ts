@@ -22,12 +22,26 @@ export interface WorkerConfig {
   readonly debounceMs: number;
   /** Append-only JSON-lines file this worker logs to. */
   readonly logPath: string;
+  /** The Chat's `durableTurns` option; absent: the default (on, 3 attempts). */
+  readonly durableTurns?: { maxAttempts: number } | false;
+  /** `timeoutMs` of the `chat.shutdown()` a SIGTERM or a `shutdown` message starts (5 000). */
+  readonly shutdownTimeoutMs?: number;
 }
 
 /** What a message asks the demo handler to do; carried in the message text as JSON. */
 export interface HandlerPlan {
   readonly durationMs: number;
   readonly fails: boolean;
+  /**
+   * What the handler does when `context.signal` aborts: `return` (the default) stops waiting and
+   * returns as if done; `throw` stops and throws the signal's reason, the usual reaction, which
+   * hands a durable turn back; `ignore` keeps waiting out its duration.
+   */
+  readonly onAbort?: "return" | "throw" | "ignore";
+  /** How long the first attempt lasts instead of `durationMs` (a long run that gets interrupted). */
+  readonly firstAttemptMs?: number;
+  /** After waiting, the handler SIGKILLs its own process, on every attempt: a poison turn. */
+  readonly crash?: boolean;
 }
 
 /** Parent → worker. */
@@ -41,6 +55,8 @@ export type ParentMessage =
     }
   | { type: "once"; requestId: number; key: string; durationMs: number }
   | { type: "shutdown" };
+// A SIGTERM (`WorkerHandle.terminate()`) also shuts the worker's Chat down, as an orchestrator's
+// stop would.
 
 /** Worker → parent. */
 export type WorkerMessage =
@@ -62,9 +78,34 @@ export interface RunEntry {
   aborted?: boolean;
   /** On a run-end whose signal aborted: the abort reason's error code (e.g. `LOCK_LOST`). */
   abortCode?: string;
+  /** On a run-end: the handler is about to SIGKILL its own process (`HandlerPlan.crash`). */
+  crashed?: boolean;
+  /** `context.attempt`: 1 on a turn's first run. */
+  attempt?: number;
+  /** `context.interrupted` of a run that picks an interrupted turn up again. */
+  interrupted?: { attempt: number; startedAtMs: number; reason: string };
+}
+
+/** An `onTurnAbandoned` handler run, as a worker logged it. */
+export interface AbandonedEntry {
+  kind: "abandoned";
+  worker: string;
+  messageId: string;
+  threadId: string;
+  skipped: string[];
+  attempt: number;
+  atMs: number;
 }
 
 /** One line of a worker's log. Times are `Date.now()`: one machine, one clock. */
 export type LogEntry =
   | RunEntry
-  | { kind: "settled"; worker: string; deliveryKey: string; outcome: string; atMs: number };
+  | AbandonedEntry
+  | {
+      kind: "settled";
+      worker: string;
+      deliveryKey: string;
+      outcome: string;
+      reason?: string;
+      atMs: number;
+    };

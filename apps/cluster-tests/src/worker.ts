@@ -53,6 +53,7 @@ const chat = new Chat({
     maxWaitMs: config.debounceMs * 4,
     maxQueueSize: 50,
   },
+  ...(config.durableTurns !== undefined ? { durableTurns: config.durableTurns } : {}),
   observer: {
     onDispatchEvent: (event) => {
       if (event.kind !== "settled") return;
@@ -61,6 +62,7 @@ const chat = new Chat({
         worker: config.name,
         deliveryKey: event.deliveryKey,
         outcome: event.outcome ?? "unknown",
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
         atMs: Date.now(),
       });
     },
@@ -76,15 +78,39 @@ chat.onNewMention(async (thread, message, context) => {
     lockKey: lockKeyFor("thread", thread.id, thread.channelId),
     skipped: context.skipped.map((skipped) => skipped.id),
     fence: context.lock?.fence,
+    attempt: context.attempt,
+    ...(context.interrupted
+      ? {
+          interrupted: {
+            attempt: context.interrupted.attempt,
+            startedAtMs: context.interrupted.startedAt.getTime(),
+            reason: context.interrupted.reason,
+          },
+        }
+      : {}),
   };
   log({ kind: "run-start", ...entry, atMs: Date.now() });
+  const durationMs =
+    context.attempt === 1 && plan.firstAttemptMs !== undefined
+      ? plan.firstAttemptMs
+      : plan.durationMs;
+  const onAbort = plan.onAbort ?? "return";
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, plan.durationMs);
-    context.signal.addEventListener("abort", () => {
+    const timer = setTimeout(resolve, durationMs);
+    if (onAbort === "ignore") return;
+    const stop = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    if (context.signal.aborted) stop();
+    else context.signal.addEventListener("abort", stop, { once: true });
   });
+  if (plan.crash) {
+    // A poison turn: the process dies mid-handler, holding its lock, on every attempt.
+    log({ kind: "run-end", ...entry, atMs: Date.now(), aborted: false, crashed: true });
+    process.kill(process.pid, "SIGKILL");
+    await new Promise(() => {});
+  }
   const reason = context.signal.reason as { code?: unknown } | undefined;
   log({
     kind: "run-end",
@@ -95,14 +121,38 @@ chat.onNewMention(async (thread, message, context) => {
       ? { abortCode: reason.code }
       : {}),
   });
+  if (context.signal.aborted && onAbort === "throw") throw context.signal.reason;
   if (plan.fails) throw new Error("the plan says this handler fails");
 });
 
-process.on("message", async (raw: ParentMessage) => {
-  if (raw.type === "shutdown") {
-    await chat.shutdown({ timeoutMs: 5_000 });
+chat.onTurnAbandoned(async (thread, message, context) => {
+  log({
+    kind: "abandoned",
+    worker: config.name,
+    messageId: message.id,
+    threadId: thread.id,
+    skipped: context.skipped.map((skipped) => skipped.id),
+    attempt: context.attempt,
+    atMs: Date.now(),
+  });
+});
+
+let stopping: Promise<void> | undefined;
+/** Graceful stop, once: what a SIGTERM or the `shutdown` message does. */
+function stop(): Promise<void> {
+  stopping ??= (async () => {
+    await chat.shutdown({ timeoutMs: config.shutdownTimeoutMs ?? 5_000 });
     send({ type: "stopped" });
     process.exit(0);
+  })();
+  return stopping;
+}
+process.on("SIGTERM", () => void stop());
+
+process.on("message", async (raw: ParentMessage) => {
+  if (raw.type === "shutdown") {
+    await stop();
+    return;
   }
   if (raw.type === "once") {
     const result = await chat.once(

@@ -13,7 +13,7 @@ import {
   type WorkerHandle,
   waitFor,
 } from "../src/cluster.js";
-import { checkInvariants } from "../src/invariants.js";
+import { checkInvariants, isRun, runKey } from "../src/invariants.js";
 import type { BackendSpec, LogEntry, RunEntry } from "../src/protocol.js";
 import { LocalCluster } from "../src/redis-cluster-nodes.js";
 
@@ -65,16 +65,14 @@ async function startWorkers(backend: BackendSpec, count: number) {
 
 /** Pairs of runs on one lock key that overlapped in time, earlier run first. */
 function overlappingRuns(entries: readonly LogEntry[]): Array<[RunEntry, RunEntry, RunEntry]> {
-  const runs = entries.filter((entry): entry is RunEntry => entry.kind !== "settled");
+  const runs = entries.filter(isRun);
   const endOf = new Map(
-    runs
-      .filter((run) => run.kind === "run-end")
-      .map((run) => [`${run.worker}:${run.messageId}`, run]),
+    runs.filter((run) => run.kind === "run-end").map((run) => [runKey(run), run]),
   );
   const starts = runs.filter((run) => run.kind === "run-start").sort((a, b) => a.atMs - b.atMs);
   const pairs: Array<[RunEntry, RunEntry, RunEntry]> = [];
   for (const [i, earlier] of starts.entries()) {
-    const end = endOf.get(`${earlier.worker}:${earlier.messageId}`);
+    const end = endOf.get(runKey(earlier));
     for (const later of starts.slice(i + 1)) {
       if (later.lockKey !== earlier.lockKey) continue;
       if (end && later.atMs < end.atMs) pairs.push([earlier, end, later]);
