@@ -6,9 +6,12 @@ import type {
   JsonValue,
   Lock,
   ReleaseAndNextResult,
+  ReleaseLockOptions,
 } from "@baton/core";
 import { advisoryKey } from "./advisory-key.js";
 import type { Executor } from "./executor.js";
+import { createTurnStatements, type TurnStatements } from "./turn-sql.js";
+import { turnReleaseValues, turnWriteValues } from "./turns.js";
 import { assertKey, assertTtlMs } from "./validate.js";
 
 /** The fused fast paths a backend offers; absent members fall back to the separate calls. */
@@ -85,7 +88,13 @@ export function createFastPathStatements(s: string) {
   };
 }
 
-type FastPathStatements = ReturnType<typeof createFastPathStatements>;
+/**
+ * Both sets: a call with a `turn` (durable turns) runs the variant in turn-sql.ts, which adds the
+ * record's write or end as CTEs, so it too is one statement.
+ */
+interface FastPathStatements extends ReturnType<typeof createFastPathStatements> {
+  readonly turns: TurnStatements;
+}
 
 interface AcceptRow {
   marked: boolean;
@@ -106,10 +115,13 @@ interface ReleaseRow {
 /** Both fused paths, or none with `enabled` false. Decided once, at construction. */
 export function offeredFastPaths(deps: FastPathDeps, enabled: boolean): OfferedFastPaths {
   if (!enabled) return {};
-  const sql = createFastPathStatements(deps.quotedSchema);
+  const sql = {
+    ...createFastPathStatements(deps.quotedSchema),
+    turns: createTurnStatements(deps.quotedSchema),
+  };
   return {
     acceptAndAcquire: (request) => acceptAndAcquire(deps, sql, request),
-    releaseAndNext: (lock) => releaseAndNext(deps, sql, lock),
+    releaseAndNext: (lock, options) => releaseAndNext(deps, sql, lock, options),
   };
 }
 
@@ -124,8 +136,9 @@ async function acceptAndAcquire(
   assertKey(step, request.threadId);
   assertTtlMs(step, request.dedupeTtlMs);
   assertTtlMs(step, request.lockTtlMs);
+  const turn = request.turn === undefined ? [] : turnWriteValues(step, request.turn);
   const token = randomUUID();
-  const result = await executor.query<AcceptRow>(step, sql.acceptAndAcquire, [
+  const values = [
     deps.keyPrefix,
     request.dedupeKey,
     request.dedupeTtlMs,
@@ -134,7 +147,10 @@ async function acceptAndAcquire(
     token,
     request.lockTtlMs,
     request.threadId,
-  ]);
+    ...turn,
+  ];
+  const text = request.turn === undefined ? sql.acceptAndAcquire : sql.turns.acceptAndAcquire;
+  const result = await executor.query<AcceptRow>(step, text, values);
   const row = result.rows[0];
   if (!row?.marked) return { kind: "duplicate" };
   if (row.fence === null || row.expires_at_ms === null) return { kind: "busy" };
@@ -151,14 +167,20 @@ async function releaseAndNext(
   deps: FastPathDeps,
   sql: FastPathStatements,
   lock: Lock,
+  options?: ReleaseLockOptions,
 ): Promise<ReleaseAndNextResult> {
   const step = "release lock and peek queue";
   const { executor } = deps.ready(step, lock?.key as string);
-  const result = await executor.query<ReleaseRow>(step, sql.releaseAndNext, [
-    deps.keyPrefix,
-    lock.key,
-    String(lock.token),
-  ]);
+  const values = [deps.keyPrefix, lock.key, String(lock.token)];
+  const turn = options?.turn;
+  const result =
+    turn === undefined
+      ? await executor.query<ReleaseRow>(step, sql.releaseAndNext, values)
+      : await executor.query<ReleaseRow>(step, sql.turns.releaseAndNext, [
+          ...values,
+          advisoryKey(deps.schema, deps.keyPrefix, "lock", lock.key),
+          ...turnReleaseValues(step, lock, turn),
+        ]);
   const row = result.rows[0];
   const next =
     row?.found !== true

@@ -130,6 +130,43 @@ export const MIGRATIONS: readonly Migration[] = [
       $fn$;
     `,
   },
+  {
+    version: 3,
+    name: "turn records (durable turns)",
+    // A turn record (DESIGN §6.1) sits next to its lock, under the same key, from the statement
+    // that gives a run its lock until the one that releases it after the turn ended. It has no
+    // expiry of its own, so the purge never touches this table. Every statement that writes it
+    // holds the key's per-key advisory lock (turn-sql.ts), so writers of one key never race.
+    sql: (s) => `
+      CREATE TABLE ${s}.turns (
+        prefix        text    NOT NULL,
+        key           text    NOT NULL,
+        -- The turn's messages as queue entries ({ value, enqueuedAt, expiresAt }), oldest first.
+        entries       jsonb   NOT NULL CHECK (jsonb_typeof(entries) = 'array'),
+        -- The fence of the lock the current attempt runs under.
+        fence         bigint  NOT NULL,
+        attempt       integer NOT NULL CHECK (attempt >= 1),
+        -- Epoch milliseconds by the runtime's clock (the caller's data, never judged here).
+        started_at_ms float8  NOT NULL,
+        -- Why the holder handed the turn back; NULL when it did not (or the lease just ran out).
+        handed_back   text    CHECK (handed_back IN ('shutdown', 'lease-lost')),
+        PRIMARY KEY (prefix, key)
+      );
+
+      -- The record of one key read with a fresh snapshot, like the functions of migration 2: the
+      -- statements that call it have waited for the key's advisory lock, and must see every
+      -- record the previous holder of that lock committed. p_after orders the call after the wait.
+      CREATE FUNCTION ${s}.turn_now(p_prefix text, p_key text, p_after bigint)
+        RETURNS TABLE (entries jsonb, fence bigint, attempt integer, started_at_ms float8,
+          handed_back text)
+        LANGUAGE plpgsql VOLATILE STRICT AS $fn$
+      BEGIN
+        RETURN QUERY SELECT t.entries, t.fence, t.attempt, t.started_at_ms, t.handed_back
+          FROM ${s}.turns t WHERE t.prefix = p_prefix AND t.key = p_key;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** The newest version this release knows. */

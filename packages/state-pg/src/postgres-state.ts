@@ -1,22 +1,23 @@
 import { randomUUID } from "node:crypto";
 import {
-  type AcceptAndAcquireRequest,
-  type AcceptAndAcquireResult,
+  type AcquireLockOptions,
   type AppendToListOptions,
-  type Claim,
+  type ClaimState,
   type EnqueueOptions,
   type EnqueueResult,
+  type FastPathState,
   type JsonValue,
   type Lock,
   type LockInfo,
   type QueueEntry,
-  type ReleaseAndNextResult,
+  type ReleaseLockOptions,
   type StateAdapter,
   StateError,
   ValidationError,
 } from "@baton/core";
 import { escapeIdentifier } from "pg";
 import { advisoryKey } from "./advisory-key.js";
+import { createClaimMethods } from "./claims.js";
 import type { Executor } from "./executor.js";
 import { offeredFastPaths } from "./fast-paths.js";
 import { type PostgresStateOptions, resolvePostgresStateOptions } from "./options.js";
@@ -24,6 +25,7 @@ import { PostgresConnection } from "./postgres-connection.js";
 import type { PurgeResult } from "./purge.js";
 import { type EnqueueRow, enqueueOutcome, type QueueEntryRow } from "./queue-rows.js";
 import type { Statements } from "./sql.js";
+import { createTurnMethods, type TurnMethods } from "./turns.js";
 import {
   assertEnqueueOptions,
   assertKey,
@@ -55,9 +57,21 @@ export class PostgresState implements StateAdapter {
   readonly keyPrefix: string;
   private readonly connection: PostgresConnection;
   /** Present unless `fastPaths: false`; one statement. See `FastPathState` in @baton/core. */
-  readonly acceptAndAcquire?: (request: AcceptAndAcquireRequest) => Promise<AcceptAndAcquireResult>;
+  readonly acceptAndAcquire?: FastPathState["acceptAndAcquire"];
   /** Present unless `fastPaths: false`; one statement. See `FastPathState` in @baton/core. */
-  readonly releaseAndNext?: (lock: Lock) => Promise<ReleaseAndNextResult>;
+  readonly releaseAndNext?: FastPathState["releaseAndNext"];
+  // Durable turn records (`TurnState`, DESIGN §6.1), always offered: one statement each, under
+  // the lock key's advisory lock (turns.ts, turn-sql.ts). The lock calls hand a `turn` to them.
+  private readonly turns: TurnMethods;
+  readonly pendingTurnKeys: TurnMethods["pendingTurnKeys"];
+  readonly recoverTurn: TurnMethods["recoverTurn"];
+  readonly takeQueuedTurn: TurnMethods["takeQueuedTurn"];
+  readonly writeTurn: TurnMethods["writeTurn"];
+  readonly inspectTurn: TurnMethods["inspectTurn"];
+  /** Fenced claims (DESIGN §7.3), one statement each; see claims.ts. */
+  readonly claim: ClaimState["claim"];
+  readonly completeClaim: ClaimState["completeClaim"];
+  readonly rearmClaim: ClaimState["rearmClaim"];
 
   constructor(options: PostgresStateOptions) {
     const resolved = resolvePostgresStateOptions(options);
@@ -67,7 +81,20 @@ export class PostgresState implements StateAdapter {
     const { schema, keyPrefix } = this;
     const ready = (step: string, ...keys: string[]) => this.ready(step, ...keys);
     const quotedSchema = escapeIdentifier(schema);
-    const fused = offeredFastPaths({ schema, quotedSchema, keyPrefix, ready }, resolved.fastPaths);
+    const deps = { schema, quotedSchema, keyPrefix, ready };
+    const fused = offeredFastPaths(deps, resolved.fastPaths);
+    const turns = createTurnMethods(deps);
+    this.turns = turns;
+    this.pendingTurnKeys = turns.pendingTurnKeys;
+    this.recoverTurn = turns.recoverTurn;
+    this.takeQueuedTurn = turns.takeQueuedTurn;
+    this.writeTurn = turns.writeTurn;
+    this.inspectTurn = turns.inspectTurn;
+    ({
+      claim: this.claim,
+      completeClaim: this.completeClaim,
+      rearmClaim: this.rearmClaim,
+    } = createClaimMethods(deps));
     if (fused.acceptAndAcquire) this.acceptAndAcquire = fused.acceptAndAcquire;
     if (fused.releaseAndNext) this.releaseAndNext = fused.releaseAndNext;
   }
@@ -173,9 +200,15 @@ export class PostgresState implements StateAdapter {
 
   /**
    * One upsert that takes over only an expired row; the fence is drawn under a per-key advisory
-   * lock inside the same statement, so fences of one key follow acquisition order.
+   * lock inside the same statement, so fences of one key follow acquisition order. With
+   * `options.turn`, one statement too: it also checks for and writes the turn record.
    */
-  async acquireLock(key: string, ttlMs: number): Promise<Lock | null> {
+  async acquireLock(
+    key: string,
+    ttlMs: number,
+    options?: AcquireLockOptions,
+  ): Promise<Lock | null> {
+    if (options?.turn !== undefined) return this.turns.acquireLock(key, ttlMs, options.turn);
     const step = "acquire lock";
     const { executor, sql } = this.ready(step, key);
     assertTtlMs(step, ttlMs);
@@ -206,8 +239,12 @@ export class PostgresState implements StateAdapter {
     return result.rowCount === 1;
   }
 
-  /** One DELETE comparing token and liveness. */
-  async releaseLock(lock: Lock): Promise<boolean> {
+  /**
+   * One DELETE comparing token and liveness; with `options.turn`, one statement that also ends
+   * or hands back the turn record (turn-sql.ts).
+   */
+  async releaseLock(lock: Lock, options?: ReleaseLockOptions): Promise<boolean> {
+    if (options?.turn !== undefined) return this.turns.releaseLock(lock, options.turn);
     const step = "release lock";
     const { executor, sql } = this.ready(step, lock?.key as string);
     const result = await executor.query(step, sql.releaseLock, [
@@ -323,30 +360,6 @@ export class PostgresState implements StateAdapter {
     return result.rows.map((row) => row.value);
   }
 
-  /** Like acquireLock: one upsert, the generation drawn under a per-key advisory lock. */
-  async claim(key: string, ttlMs: number): Promise<Claim | null> {
-    const step = "claim";
-    const { executor, sql } = this.ready(step, key);
-    assertTtlMs(step, ttlMs);
-    const result = await executor.query<ExpiryRow & { generation: string }>(step, sql.claim, [
-      this.keyPrefix,
-      key,
-      advisoryKey(this.schema, this.keyPrefix, "claim", key),
-      ttlMs,
-    ]);
-    const row = result.rows[0];
-    if (!row) return null;
-    return { key, generation: Number(row.generation), expiresAt: row.expires_at_ms };
-  }
-
-  async completeClaim(claim: Claim): Promise<boolean> {
-    return this.endClaim("complete claim", "completeClaim", claim);
-  }
-
-  async rearmClaim(claim: Claim): Promise<boolean> {
-    return this.endClaim("re-arm claim", "rearmClaim", claim);
-  }
-
   /**
    * Deletes expired values, locks and lists and lapsed or re-armed claims now, for every key
    * prefix in the schema; returns how many rows went. The purge timer calls this; operators and
@@ -355,21 +368,6 @@ export class PostgresState implements StateAdapter {
   purgeExpired(): Promise<PurgeResult> {
     this.ready("purge expired rows");
     return this.connection.purgeExpired();
-  }
-
-  private async endClaim(
-    step: string,
-    statement: "completeClaim" | "rearmClaim",
-    claim: Claim,
-  ): Promise<boolean> {
-    const { executor, sql } = this.ready(step, claim?.key as string);
-    if (!Number.isSafeInteger(claim.generation)) return false;
-    const result = await executor.query(step, sql[statement], [
-      this.keyPrefix,
-      claim.key,
-      claim.generation,
-    ]);
-    return result.rowCount === 1;
   }
 
   /** The executor and statements, or a `disconnected` StateError; then checks the keys. */

@@ -65,6 +65,8 @@ describeStateAdapter("postgres", {
       purgeIntervalMs: 0,
       logger: silentLogger,
     }),
+  // Turn records are always offered here: their absence must fail the turn cases.
+  requires: ["turns"],
   advanceTime: sleep,
   shortTtlMs: 300,
   expirySlackMs: 150,
