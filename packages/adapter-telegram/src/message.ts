@@ -3,10 +3,14 @@ import {
   type AttachmentType,
   type Author,
   Message,
+  paragraph,
   parseMarkdown,
+  root,
+  text as textNode,
 } from "@baton/core";
 import { applyTelegramEntities, entityText } from "./entities.js";
 import type { TelegramChat, TelegramFileRef, TelegramMessage, TelegramUser } from "./parse.js";
+import { sharedContentText, sharedLocationAttachment } from "./shared-content.js";
 import { encodeTelegramMessageId, encodeTelegramThreadId } from "./thread-id.js";
 
 /** What the adapter knows about itself when it reads a message. */
@@ -152,7 +156,8 @@ function attachmentOf(file: TelegramFileRef, type: AttachmentType, mimeType?: st
 /**
  * The attachments of a message, without their content: each keeps its `file_id` in
  * `fetchMetadata`, and the adapter gives it a fetcher that calls `getFile` only when a handler
- * reads it. Of a photo's sizes only the largest is kept.
+ * reads it. Of a photo's sizes only the largest is kept. A shared location or venue is a `geo:`
+ * attachment (no content to fetch).
  */
 export function attachmentsOfMessage(message: TelegramMessage): Attachment[] {
   const attachments: Attachment[] = [];
@@ -162,6 +167,8 @@ export function attachmentsOfMessage(message: TelegramMessage): Attachment[] {
     const file = message[kind.field] as TelegramFileRef | undefined;
     if (file?.file_id) attachments.push(attachmentOf(file, kind.type, kind.mimeType));
   }
+  const location = sharedLocationAttachment(message);
+  if (location !== undefined) attachments.push(location);
   return attachments;
 }
 
@@ -175,23 +182,37 @@ export interface TelegramMessageContext {
 }
 
 /**
+ * The text and formatted text of a message: as typed (entities resolved to markdown in
+ * `formatted`), or for a location, venue, contact, dice roll or poll a line saying what it is.
+ */
+function textOf(message: TelegramMessage) {
+  const typed = message.text ?? message.caption ?? "";
+  const shared = typed === "" ? sharedContentText(message) : undefined;
+  if (shared !== undefined) {
+    return { text: shared, formatted: root([paragraph([textNode(shared)])]) };
+  }
+  const entities = message.entities ?? message.caption_entities;
+  return { text: typed, formatted: parseMarkdown(applyTelegramEntities(typed, entities)) };
+}
+
+/**
  * A Telegram message as a Baton message: id `{chatId}:{message_id}`, the thread of its chat or
- * topic, text as typed (entities resolved to markdown in `formatted`), author (the chat for a
- * channel post), attachments, mention flag, and the message it replies to.
+ * topic, text as typed (entities resolved to markdown in `formatted`; a line describing a shared
+ * location, venue, contact, dice roll or poll), author (the chat for a post on behalf of one),
+ * attachments, mention flag, and the message it replies to.
  */
 export function messageFromTelegram(
   message: TelegramMessage,
   context: TelegramMessageContext,
 ): Message {
-  const text = message.text ?? message.caption ?? "";
-  const entities = message.entities ?? message.caption_entities;
+  const { text, formatted } = textOf(message);
   const author = authorOfMessage(message, context.bot);
   const replied = message.reply_to_message;
   return new Message({
     id: encodeTelegramMessageId(message.chat.id, message.message_id),
     threadId: threadIdOfMessage(message),
     text,
-    formatted: parseMarkdown(applyTelegramEntities(text, entities)),
+    formatted,
     author,
     metadata: {
       dateSent: new Date(message.date * 1_000),

@@ -40,6 +40,51 @@ export interface TelegramFileRef {
   readonly duration?: number;
 }
 
+/** A point on the map; `live_period` (seconds) makes it a live location that edits follow. */
+export interface TelegramLocation {
+  readonly latitude: number;
+  readonly longitude: number;
+  readonly horizontal_accuracy?: number;
+  readonly live_period?: number;
+  readonly heading?: number;
+  readonly proximity_alert_radius?: number;
+}
+
+/** A place: a location with a name and an address. */
+export interface TelegramVenue {
+  readonly location: TelegramLocation;
+  readonly title: string;
+  readonly address: string;
+  readonly foursquare_id?: string;
+  readonly google_place_id?: string;
+}
+
+/** A phone contact shared in a chat. */
+export interface TelegramContact {
+  readonly phone_number: string;
+  readonly first_name: string;
+  readonly last_name?: string;
+  readonly user_id?: number;
+  readonly vcard?: string;
+}
+
+/** An animated emoji with a random value (🎲 1–6, 🎯, 🏀, 🎰 …). */
+export interface TelegramDice {
+  readonly emoji: string;
+  readonly value: number;
+}
+
+/** A poll or quiz posted in a chat. */
+export interface TelegramPoll {
+  readonly id: string;
+  readonly question: string;
+  readonly options: readonly { readonly text: string; readonly voter_count?: number }[];
+  readonly type?: "regular" | "quiz";
+  readonly total_voter_count?: number;
+  readonly is_anonymous?: boolean;
+  readonly allows_multiple_answers?: boolean;
+}
+
 /** A message (also an edited message or a channel post). */
 export interface TelegramMessage {
   readonly message_id: number;
@@ -67,6 +112,12 @@ export interface TelegramMessage {
   readonly animation?: TelegramFileRef;
   readonly sticker?: TelegramFileRef;
   readonly media_group_id?: string;
+  readonly location?: TelegramLocation;
+  /** A venue's message carries its `location` too (the Bot API sets both). */
+  readonly venue?: TelegramVenue;
+  readonly contact?: TelegramContact;
+  readonly dice?: TelegramDice;
+  readonly poll?: TelegramPoll;
 }
 
 /** A tap on an inline keyboard button. */
@@ -159,6 +210,55 @@ function checkMessage(value: unknown, field: string): void {
   }
   if (value.from !== undefined && (!isObject(value.from) || !Number.isSafeInteger(value.from.id))) {
     throw new TelegramWebhookParseError(`${field}.from must have an integer id`);
+  }
+  checkSharedContent(value, field);
+  // The replied-to message is read as a message too (`message.replyTo`).
+  checkMessage(value.reply_to_message, `${field}.reply_to_message`);
+}
+
+function isLocation(value: unknown): boolean {
+  return isObject(value) && Number.isFinite(value.latitude) && Number.isFinite(value.longitude);
+}
+
+/** Locations, venues, contacts, dice and polls: the fields their text and attachment are made of. */
+function checkSharedContent(value: Record<string, unknown>, field: string): void {
+  const { location, venue, contact, dice, poll } = value;
+  if (location !== undefined && !isLocation(location)) {
+    throw new TelegramWebhookParseError(`${field}.location must have a latitude and a longitude`);
+  }
+  if (
+    venue !== undefined &&
+    (!isObject(venue) ||
+      !isLocation(venue.location) ||
+      typeof venue.title !== "string" ||
+      typeof venue.address !== "string")
+  ) {
+    throw new TelegramWebhookParseError(
+      `${field}.venue must have a location, a title and an address`,
+    );
+  }
+  if (
+    contact !== undefined &&
+    (!isObject(contact) ||
+      typeof contact.phone_number !== "string" ||
+      typeof contact.first_name !== "string")
+  ) {
+    throw new TelegramWebhookParseError(`${field}.contact must have a phone number and a name`);
+  }
+  if (
+    dice !== undefined &&
+    (!isObject(dice) || typeof dice.emoji !== "string" || !Number.isSafeInteger(dice.value))
+  ) {
+    throw new TelegramWebhookParseError(`${field}.dice must have an emoji and an integer value`);
+  }
+  if (
+    poll !== undefined &&
+    (!isObject(poll) ||
+      typeof poll.question !== "string" ||
+      !Array.isArray(poll.options) ||
+      !poll.options.every((option) => isObject(option) && typeof option.text === "string"))
+  ) {
+    throw new TelegramWebhookParseError(`${field}.poll must have a question and options`);
   }
 }
 
