@@ -62,16 +62,32 @@ async function holdRowLock(key: string): Promise<() => Promise<void>> {
   };
 }
 
-async function waitForBlockedBackend(): Promise<number> {
+/**
+ * The pid of this file's backend waiting for a lock: one whose query names this file's schema
+ * (a row lock), or, given `advisoryKey`, one waiting for that advisory lock. Never another test
+ * file's backend: they run at the same time on the same server.
+ */
+async function waitForBlockedBackend(advisoryKey?: string): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const { rows } = await admin.query(
-      `SELECT pid FROM pg_stat_activity
-       WHERE application_name = 'baton-state-pg' AND wait_event_type = 'Lock'`,
-    );
+    const { rows } =
+      advisoryKey === undefined
+        ? await admin.query(
+            `SELECT pid FROM pg_stat_activity
+             WHERE application_name = 'baton-state-pg' AND wait_event_type = 'Lock'
+               AND strpos(query, $1) > 0`,
+            [schema],
+          )
+        : await admin.query(
+            `SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
+             WHERE a.application_name = 'baton-state-pg' AND NOT l.granted
+               AND l.locktype = 'advisory'
+               AND ((l.classid::bigint << 32) | l.objid::bigint) = $1::bigint`,
+            [advisoryKey],
+          );
     if (rows[0]) return rows[0].pid;
     await sleep(20);
   }
-  throw new Error("no baton backend is waiting on the row lock");
+  throw new Error("no baton backend of this test is waiting on the lock");
 }
 
 beforeEach(() => {
@@ -152,7 +168,9 @@ describe("a slow or failing server", () => {
           async () => {
             const waiting = await admin.query(
               `SELECT count(*)::int AS n FROM pg_stat_activity
-             WHERE application_name = 'baton-state-pg' AND wait_event_type = 'Lock'`,
+             WHERE application_name = 'baton-state-pg' AND wait_event_type = 'Lock'
+               AND strpos(query, $1) > 0`,
+              [schema],
             );
             return waiting.rows[0].n;
           },
@@ -183,9 +201,12 @@ describe("a slow or failing server", () => {
     } finally {
       await release();
     }
-    // Kill the idle pooled connections too: later calls get fresh ones.
+    // Kill this state's idle pooled connections too (their last query named its schema; other
+    // test files' connections are left alone): later calls get fresh ones.
     await admin.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'baton-state-pg'",
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = 'baton-state-pg' AND strpos(query, $1) > 0`,
+      [schema],
     );
     await sleep(100);
     expect(await state.get("k")).toBe("before");
@@ -204,11 +225,10 @@ describe("a slow or failing server", () => {
     const blocker = await admin.connect();
     try {
       await blocker.query("BEGIN");
-      await blocker.query("SELECT pg_advisory_xact_lock($1::bigint)", [
-        advisoryKey(schema, "", "queue", "q"),
-      ]);
+      const queueKey = advisoryKey(schema, "", "queue", "q");
+      await blocker.query("SELECT pg_advisory_xact_lock($1::bigint)", [queueKey]);
       const pending = failureOf(state.enqueue("q", entry(2), options));
-      const pid = await waitForBlockedBackend();
+      const pid = await waitForBlockedBackend(queueKey);
       await admin.query("SELECT pg_terminate_backend($1)", [pid]);
       expect((await pending).failure).toBe("unavailable");
     } finally {
