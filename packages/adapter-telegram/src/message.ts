@@ -172,6 +172,15 @@ export function attachmentsOfMessage(message: TelegramMessage): Attachment[] {
   return attachments;
 }
 
+/** True when a message has something a handler can read: text, a caption, a file, a location… */
+export function hasReadableContent(message: TelegramMessage): boolean {
+  return (
+    (message.text ?? message.caption ?? "") !== "" ||
+    attachmentsOfMessage(message).length > 0 ||
+    sharedContentText(message) !== undefined
+  );
+}
+
 /** What {@link messageFromTelegram} needs besides the message. */
 export interface TelegramMessageContext {
   readonly bot: TelegramBotIdentity;

@@ -14,11 +14,13 @@ import {
   authorOfMessage,
   authorOfUser,
   commandOf,
+  hasReadableContent,
   messageFromTelegram,
   type TelegramBotIdentity,
   threadIdOfMessage,
 } from "./message.js";
 import type { TelegramMessage, TelegramReaction, TelegramUpdate, TelegramUser } from "./parse.js";
+import { routeOfTelegramMessage, type TelegramMessageRoute } from "./service-messages.js";
 import { encodeTelegramMessageId, encodeTelegramThreadId } from "./thread-id.js";
 
 /** How long an update id stays claimed: Telegram stops retrying an update long before. */
@@ -140,10 +142,7 @@ async function route(
 ): Promise<"dispatched" | "ignored"> {
   const { adapter, host } = target;
   const message = update.message ?? update.channel_post;
-  if (message !== undefined) {
-    await onMessage(target, message, bot, update, options);
-    return "dispatched";
-  }
+  if (message !== undefined) return onMessage(target, message, bot, update, options);
   const edited = update.edited_message ?? update.edited_channel_post;
   if (edited !== undefined) {
     const parsed = messageFromTelegram(edited, toContext(target, bot, update));
@@ -186,8 +185,20 @@ async function onMessage(
   bot: TelegramBotIdentity,
   update: TelegramUpdate,
   options: ProcessOptions,
-): Promise<void> {
+): Promise<"dispatched" | "ignored"> {
   const threadId = threadIdOfMessage(message);
+  const routing = routeOfTelegramMessage(message, hasReadableContent(message));
+  if (routing.kind === "ignored") {
+    target.logger().debug("telegram: service message ignored", {
+      updateId: update.update_id,
+      reason: routing.reason,
+    });
+    return "ignored";
+  }
+  if (routing.kind !== "content") {
+    onServiceEvent(target, message, routing, bot, update, options);
+    return "dispatched";
+  }
   if (message.chat.type === "private") {
     // The indicator shows before the handler starts (its reply then clears it); failing to show
     // it is not an error.
@@ -205,7 +216,7 @@ async function onMessage(
       raw: update as unknown as JsonValue,
     };
     detach(target, options, () => target.host.processSlashCommand(target.adapter, event, options));
-    return;
+    return "dispatched";
   }
   await target.host.receiveMessage(
     target.adapter,
@@ -213,6 +224,51 @@ async function onMessage(
     async () => messageFromTelegram(message, toContext(target, bot, update)),
     options,
   );
+  return "dispatched";
+}
+
+/**
+ * New members become the Chat's member-joined events (one per member; `channelId` is the chat's
+ * `telegram:{chatId}`, `inviterId` whoever added them); an answer to a reply-keyboard button an
+ * action on the service message. Both run after the answer, as other events do.
+ */
+function onServiceEvent(
+  target: TelegramUpdateTarget,
+  message: TelegramMessage,
+  route: Exclude<TelegramMessageRoute, { kind: "content" | "ignored" }>,
+  bot: TelegramBotIdentity,
+  update: TelegramUpdate,
+  options: ProcessOptions,
+): void {
+  const { adapter, host } = target;
+  const raw = update as unknown as JsonValue;
+  if (route.kind === "members-joined") {
+    const channelId = encodeTelegramThreadId({ chatId: String(message.chat.id) });
+    for (const member of route.members) {
+      const inviter = message.from;
+      const event = {
+        channelId,
+        userId: String(member.id),
+        ...(inviter === undefined || inviter.id === member.id
+          ? {}
+          : { inviterId: String(inviter.id) }),
+        raw,
+      };
+      detach(target, options, async () =>
+        host.processMemberJoinedChannel?.(adapter, event, options),
+      );
+    }
+    return;
+  }
+  const event = {
+    actionId: route.actionId,
+    value: route.value,
+    user: authorOfMessage(message, bot),
+    messageId: encodeTelegramMessageId(message.chat.id, message.message_id),
+    threadId: threadIdOfMessage(message),
+    raw,
+  };
+  detach(target, options, () => host.processAction(adapter, event, options));
 }
 
 async function onCallback(

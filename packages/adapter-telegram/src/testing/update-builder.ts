@@ -67,7 +67,7 @@ export const FORUM_CHAT: BuiltChat = {
 /**
  * Builds Telegram updates as the Bot API sends them, with increasing `update_id`s and message
  * ids: private and group messages, forum topic messages, `/commands` and `@mentions` with their
- * entities, edits, channel posts, button taps, reactions and membership changes.
+ * entities, edits, channel posts, service messages, button taps, reactions and membership changes.
  */
 export class TelegramUpdateBuilder {
   private updateId: number;
@@ -108,6 +108,15 @@ export class TelegramUpdateBuilder {
   /** A `message` update. */
   message(text: string, options: BuiltMessageOptions = {}) {
     return { update_id: this.nextUpdateId(), message: this.messageObject(text, options) };
+  }
+
+  /**
+   * A service message: no text, only `fields` (`pinned_message`, `new_chat_members`,
+   * `forum_topic_created`, …), as Telegram sends them into a chat.
+   */
+  serviceMessage(fields: Record<string, unknown>, options: BuiltMessageOptions = {}) {
+    const { text: _text, ...message } = this.messageObject("", options);
+    return { update_id: this.nextUpdateId(), message: { ...message, ...fields } };
   }
 
   /** A message starting with `@botname` and its `mention` entity. */
