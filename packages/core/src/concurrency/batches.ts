@@ -1,4 +1,5 @@
 import type { RehydratedEntry } from "./queued-message.js";
+import type { Batch } from "./strategy.js";
 
 /** The entries of one thread, in arrival order: the last is answered, the rest are skipped. */
 export interface ThreadBatch {
@@ -25,4 +26,16 @@ export function batchByThread(entries: readonly RehydratedEntry[]): ThreadBatch[
     if (latest) batches.push({ threadId, latest, skipped: list.slice(0, -1) });
   }
   return batches;
+}
+
+/** The handler batch of one thread's drained entries, run on `lockKey`. */
+export function batchOf(lockKey: string, batch: ThreadBatch): Batch {
+  return {
+    lockKey,
+    adapter: batch.latest.adapter,
+    threadId: batch.threadId,
+    message: batch.latest.message,
+    skipped: batch.skipped.map((entry) => entry.message),
+    tenant: batch.latest.tenant,
+  };
 }

@@ -1,5 +1,5 @@
 import type { QueueEntry } from "../contracts/state.js";
-import { batchByThread, type ThreadBatch } from "./batches.js";
+import { batchByThread, batchOf, type ThreadBatch } from "./batches.js";
 import { latestHold } from "./hold-records.js";
 import type { LockSession } from "./lock-session.js";
 import { deliveryKeyOf, type RehydratedEntry, rehydrateEntry } from "./queued-message.js";
@@ -162,18 +162,7 @@ async function runThreadBatch(
     messageId: batch.latest.message.id,
     skipped: batch.skipped.length,
   });
-  const runOnce = () =>
-    context.runBatch(
-      {
-        lockKey: session.lock.key,
-        adapter: batch.latest.adapter,
-        threadId: batch.threadId,
-        message: batch.latest.message,
-        skipped: batch.skipped.map((entry) => entry.message),
-        tenant: batch.latest.tenant,
-      },
-      session.batchRun,
-    );
+  const runOnce = () => context.runBatch(batchOf(session.lock.key, batch), session.batchRun);
   let outcome = await runOnce();
   if (outcome === "not-run" && context.stateRetry) {
     const retry = new StateRetry(context.stateRetry, context.clock);

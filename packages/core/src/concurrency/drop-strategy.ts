@@ -5,7 +5,6 @@ import { LockSession } from "./lock-session.js";
 import { orphanDrainer } from "./queue-turns.js";
 import { runSingle } from "./run-single.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
-import { turnWriteOf } from "./turn-records.js";
 
 /**
  * `drop`: a message whose lock is held is dropped — logged with a `LockError` and settled
@@ -17,18 +16,7 @@ export function createDropStrategy(context: StrategyContext, holders: LocalHolde
     // Only messages parked at shutdown ever wait in a queue under `drop`.
     drainOrphan: orphanDrainer(context, holders),
     async submit(delivery) {
-      const { lockKey, fused } = delivery;
-      const taken = LockSession.takeFused(context, holders, lockKey, fused);
-      const session =
-        taken === undefined
-          ? await LockSession.acquire(
-              context,
-              holders,
-              lockKey,
-              undefined,
-              turnWriteOf(context, delivery),
-            )
-          : taken;
+      const session = await LockSession.forDelivery(context, holders, delivery);
       if (!session) {
         if (await passHold(context, delivery)) return;
         const error = new LockError(`lock ${delivery.lockKey} is held by another handler`, {

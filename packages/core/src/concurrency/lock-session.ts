@@ -3,7 +3,8 @@ import type { TurnHandBackReason, TurnRelease, TurnWrite } from "../contracts/tu
 import type { LockLostError } from "../errors/index.js";
 import { LeaseKeeper } from "./lease-keeper.js";
 import type { LocalHolders } from "./local-holders.js";
-import type { BatchRun, FusedAcquire, StrategyContext, TurnAttempt } from "./strategy.js";
+import { turnWriteOf } from "./queued-message.js";
+import type { BatchRun, Delivery, FusedAcquire, StrategyContext, TurnAttempt } from "./strategy.js";
 
 /** What a release does to the turn record when nothing said otherwise: the turn ended. */
 const END_TURN: TurnRelease = { kind: "end" };
@@ -61,6 +62,22 @@ export class LockSession {
         })
       : await context.state.acquireLock(lockKey, lockTtlMs);
     return acquired ? LockSession.start(context, holders, acquired, sentAtMs) : null;
+  }
+
+  /**
+   * The session a delivery's own run holds: its fused lock outcome when the accept took one,
+   * else an acquire writing the delivery's turn record (durable turns). `null` when another
+   * holder has the lock.
+   */
+  static forDelivery(
+    context: StrategyContext,
+    holders: LocalHolders,
+    delivery: Delivery,
+  ): LockSession | null | Promise<LockSession | null> {
+    const taken = LockSession.takeFused(context, holders, delivery.lockKey, delivery.fused);
+    if (taken !== undefined) return taken;
+    const turn = turnWriteOf(context, delivery);
+    return LockSession.acquire(context, holders, delivery.lockKey, undefined, turn);
   }
 
   /**

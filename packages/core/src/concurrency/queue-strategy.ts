@@ -11,7 +11,6 @@ import {
 } from "./queue-turns.js";
 import { runSingle } from "./run-single.js";
 import type { Strategy, StrategyContext } from "./strategy.js";
-import { turnWriteOf } from "./turn-records.js";
 
 /**
  * `queue`: the first message takes the lock and runs; messages arriving meanwhile wait in the
@@ -39,18 +38,7 @@ export function createQueueStrategy(context: StrategyContext, holders: LocalHold
   return {
     name: "queue",
     async submit(delivery) {
-      const { lockKey, fused } = delivery;
-      const taken = LockSession.takeFused(context, holders, lockKey, fused);
-      const session =
-        taken === undefined
-          ? await LockSession.acquire(
-              context,
-              holders,
-              lockKey,
-              undefined,
-              turnWriteOf(context, delivery),
-            )
-          : taken;
+      const session = await LockSession.forDelivery(context, holders, delivery);
       if (session) {
         await holdThenRecheck(context, holders, session, async (held) => {
           if (held === session) {

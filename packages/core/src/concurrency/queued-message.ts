@@ -1,8 +1,9 @@
 import type { Adapter } from "../contracts/adapter.js";
 import type { QueueEntry } from "../contracts/state.js";
+import type { TurnWrite } from "../contracts/turn-state.js";
 import type { JsonValue } from "../model/json.js";
 import { Message, type SerializedMessage } from "../model/message.js";
-import type { Delivery } from "./strategy.js";
+import type { Delivery, StrategyContext } from "./strategy.js";
 
 /** The JSON a queue entry carries: enough to rebuild the delivery in any process. */
 export interface QueuedMessage {
@@ -73,4 +74,22 @@ export function rehydrateEntry(
     expiresAt: entry.expiresAt,
     tenant: typeof value.tenant === "string" ? value.tenant : undefined,
   };
+}
+
+/**
+ * The turn record a delivery's own run writes with its lock (durable turns): the delivery as a
+ * queue entry, so any instance can rebuild it, stamped and living like a queued one. `undefined`
+ * without durable turns: nothing is serialized on that path.
+ */
+export function turnWriteOf(
+  context: Pick<StrategyContext, "durableTurns" | "clock" | "settings">,
+  delivery: Delivery,
+): TurnWrite | undefined {
+  if (!context.durableTurns) return undefined;
+  return turnOf(delivery, context.clock.now(), context.settings.queueEntryTtlMs);
+}
+
+/** The turn record of one delivery's run started at `startedAt`; see {@link turnWriteOf}. */
+export function turnOf(delivery: Delivery, startedAt: number, entryTtlMs: number): TurnWrite {
+  return { entries: [toQueueEntry(delivery, startedAt, entryTtlMs)], startedAt };
 }

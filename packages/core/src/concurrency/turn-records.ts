@@ -1,30 +1,10 @@
 import type { QueueEntry } from "../contracts/state.js";
-import type { TurnWrite } from "../contracts/turn-state.js";
 import type { ThreadBatch } from "./batches.js";
 import type { LockSession } from "./lock-session.js";
-import { toQueueEntry } from "./queued-message.js";
-import type { Delivery, StrategyContext } from "./strategy.js";
+import type { StrategyContext } from "./strategy.js";
 
 /** The reason recorded for the messages of a turn handed back to the State. */
 export const HANDED_BACK = "turn handed back for another instance";
-
-/**
- * The turn record a delivery's own run writes with its lock (durable turns): the delivery as a
- * queue entry, so any instance can rebuild it, stamped and living like a queued one. `undefined`
- * without durable turns: nothing is serialized on that path.
- */
-export function turnWriteOf(
-  context: Pick<StrategyContext, "durableTurns" | "clock" | "settings">,
-  delivery: Delivery,
-): TurnWrite | undefined {
-  if (!context.durableTurns) return undefined;
-  return turnOf(delivery, context.clock.now(), context.settings.queueEntryTtlMs);
-}
-
-/** The turn record of one delivery's run started at `startedAt`; see {@link turnWriteOf}. */
-export function turnOf(delivery: Delivery, startedAt: number, entryTtlMs: number): TurnWrite {
-  return { entries: [toQueueEntry(delivery, startedAt, entryTtlMs)], startedAt };
-}
 
 /**
  * Batches of a turn that will not run here: the session hands the turn back (its record keeps

@@ -1,6 +1,6 @@
 import type { QueueEntry } from "../contracts/state.js";
 import type { TurnRecord } from "../contracts/turn-state.js";
-import { batchByThread } from "./batches.js";
+import { batchByThread, batchOf } from "./batches.js";
 import { drainQueue, runEntries } from "./drain.js";
 import type { LocalHolders } from "./local-holders.js";
 import { LockSession } from "./lock-session.js";
@@ -98,17 +98,7 @@ async function abandonTurn(
         messageId: batch.latest.message.id,
         attempts: turn.interrupted.attempt,
       });
-      await context.abandonTurn?.(
-        {
-          lockKey: session.lock.key,
-          adapter: batch.latest.adapter,
-          threadId: batch.threadId,
-          message: batch.latest.message,
-          skipped: batch.skipped.map((entry) => entry.message),
-          tenant: batch.latest.tenant,
-        },
-        session.batchRun,
-      );
+      await context.abandonTurn?.(batchOf(session.lock.key, batch), session.batchRun);
       for (const entry of [...batch.skipped, batch.latest]) {
         context.settle(entry.deliveryKey, "abandoned", ABANDONED);
       }

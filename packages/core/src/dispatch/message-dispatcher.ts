@@ -1,8 +1,8 @@
 import type { Clock } from "../clock/clock.js";
 import type { LocalHolders } from "../concurrency/local-holders.js";
+import { turnOf } from "../concurrency/queued-message.js";
 import { StateRetry, type StateRetryPolicy } from "../concurrency/state-retry.js";
 import type { Delivery, FusedAcquire, Strategy } from "../concurrency/strategy.js";
-import { turnOf } from "../concurrency/turn-records.js";
 import type { Adapter, DeliveryResult, LockScope } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { DispatchSpan } from "../contracts/observer.js";
