@@ -10,6 +10,7 @@ import {
 } from "@baton/core";
 import { agentViewMayApply, agentViewThreadId, inThread } from "./agent-view.js";
 import { assistantEventWork } from "./assistant-events.js";
+import { SlackApiError } from "./errors.js";
 import { fetchLinkedSlackMessage } from "./history.js";
 import { slackUnfurlsOf } from "./links.js";
 import { isSpokenMessage, messageFromSlack, slackAuthor, slackThreadIdOf } from "./message.js";
@@ -18,6 +19,42 @@ import type { SlackEvent, SlackEventCallback } from "./parse.js";
 import { encodeSlackMessageId } from "./thread-id.js";
 import { slackTenantOf } from "./token-context.js";
 import { ack, detach, type SlackWebhookTarget } from "./webhook-target.js";
+
+/**
+ * The Slack errors of a thread look-up after which a reaction is still delivered, in the
+ * reacted message's own thread: the message is gone or unreachable to the bot, but the
+ * reaction happened.
+ */
+const REACTION_LOOKUP_FALLBACK_ERRORS: ReadonlySet<string> = new Set([
+  "thread_not_found",
+  "missing_scope",
+  "not_in_channel",
+]);
+
+/**
+ * The thread of a reacted message: its parent's, looked up; when Slack refuses the look-up
+ * with one of {@link REACTION_LOOKUP_FALLBACK_ERRORS}, the message's own thread (its ts as the
+ * thread, as for a top-level message), logged at warn with Slack's code. Other failures
+ * (rate limits, transport) still fail the event.
+ */
+async function reactionThreadId(
+  target: SlackWebhookTarget,
+  channel: string,
+  ts: string,
+): Promise<string> {
+  try {
+    return await target.threadOfMessage(channel, ts);
+  } catch (error) {
+    const slackError = error instanceof SlackApiError ? error.slackError : undefined;
+    if (slackError === undefined || !REACTION_LOOKUP_FALLBACK_ERRORS.has(slackError)) throw error;
+    target.logger().warn("slack: reaction thread look-up failed; using the message's own thread", {
+      slackError,
+      channel,
+      ts,
+    });
+    return slackThreadIdOf(channel, ts, undefined);
+  }
+}
 
 /** How long the mark of a handled non-message event answers Slack's retries (1 h). */
 const EVENT_MARK_TTL_MS = 60 * 60 * 1_000;
@@ -198,7 +235,7 @@ function otherEventWork(
     const reaction = event.reaction;
     return async () => {
       // The event names only the message; its thread takes a look-up (after the answer).
-      const threadId = await target.threadOfMessage(channel, ts);
+      const threadId = await reactionThreadId(target, channel, ts);
       const { user } = event;
       const isSelf = user === undefined || user === target.self().botUserId;
       const reactor = isSelf ? undefined : await target.names?.lookupUser(user);
