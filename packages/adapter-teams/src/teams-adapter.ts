@@ -57,6 +57,7 @@ import {
   type TeamsThreadData,
   teamsChannelIdFromThreadId,
 } from "./thread-id.js";
+import { TokenRefusalLog } from "./token-refusals.js";
 import { lookupTeamsUser } from "./user-lookup.js";
 import { TeamsHost } from "./verify.js";
 import { handleTeamsWebhook } from "./webhook.js";
@@ -116,6 +117,7 @@ export class TeamsAdapter implements Adapter<TeamsThreadData> {
       toAppOptions(options),
       options.cloud,
       toSdkLogger(() => this.logger()),
+      new TokenRefusalLog(options.clock, () => this.logger()),
     );
     this.fetchers = createTeamsAttachmentFetchers(() => this.sdk.botToken());
     this.outbound = {

@@ -1,3 +1,4 @@
+import { systemClock } from "@baton/core";
 import type { CloudEnvironment, InvokeResponse, IToken } from "@microsoft/teams.api";
 import {
   App,
@@ -9,6 +10,7 @@ import {
   type IPlugin,
 } from "@microsoft/teams.apps";
 import type { SdkLogger } from "./sdk-logger.js";
+import { TokenRefusalLog, withRefusalScope } from "./token-refusals.js";
 
 /** An inbound activity the SDK accepted. */
 export interface VerifiedActivity {
@@ -60,12 +62,15 @@ class HostedApp extends App {
  * messaging route on a detached adapter and Baton calls that route with each request's parsed
  * body and headers. The SDK checks the Bot Framework JWT — RS256 signature from the cloud's JWKS,
  * audience (the app id), issuer, expiry, `serviceurl` claim = the activity's `serviceUrl` — and
- * only an accepted activity reaches `handle`'s callback; every refusal is the SDK's own 401.
+ * only an accepted activity reaches `handle`'s callback; every refusal is the SDK's own 401,
+ * logged as one rate-limited warning (`TokenRefusalLog`).
  * Baton parses and checks no token itself.
  */
 export class TeamsHost {
   private readonly app: HostedApp;
   private readonly server = new DetachedServer();
+  /** Warns (rate-limited) about each request whose token the SDK refused. */
+  private readonly refusals: TokenRefusalLog;
   private ready: Promise<void> | undefined;
   /** The handler of each request in flight, keyed by its body (the object the SDK hands back). */
   private readonly pending = new WeakMap<
@@ -77,7 +82,9 @@ export class TeamsHost {
     credentials: TeamsAppCredentials,
     cloud: CloudEnvironment | undefined,
     log: SdkLogger,
+    refusals?: TokenRefusalLog,
   ) {
+    this.refusals = refusals ?? new TokenRefusalLog(systemClock, () => log);
     this.app = new HostedApp({
       ...credentials,
       ...(cloud === undefined ? {} : { cloud }),
@@ -120,7 +127,13 @@ export class TeamsHost {
     if (route === undefined) throw new Error("the Teams SDK registered no messaging route");
     this.pending.set(body, run);
     try {
-      return await route({ body, headers });
+      const {
+        value: answer,
+        reason,
+        detail,
+      } = await withRefusalScope(() => route({ body, headers }));
+      if (answer.status === 401) this.refusals.refused(reason, detail);
+      return answer;
     } finally {
       this.pending.delete(body);
     }
