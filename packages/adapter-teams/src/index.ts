@@ -119,6 +119,7 @@ export {
 export {
   classifyTeamsActivity,
   parseTeamsActivity,
+  TEAMS_FOREIGN_SUBMIT_ACTION_ID,
   type TeamsAccount,
   type TeamsActivity,
   type TeamsActivityKind,

@@ -178,13 +178,36 @@ function unsupported(activity: TeamsActivity): TeamsActivityKind {
   return { kind: "unsupported", reason: `Unsupported Teams activity type: ${what}` };
 }
 
+/** The action id of an `Action.Submit` from a card whose data names none (see the README). */
+export const TEAMS_FOREIGN_SUBMIT_ACTION_ID = "Action.Submit";
+
+/** A non-empty string field, else undefined. */
+function named(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * An `Action.Submit` from a card Baton did not build (a card another app or a template posted):
+ * its data has no Baton `actionId`. The action id is the data's `action`, else its `id`, else
+ * {@link TEAMS_FOREIGN_SUBMIT_ACTION_ID}; the value is the whole submitted object (the card's
+ * data with its inputs) as JSON. A bare `msteams` payload stays an action without an id.
+ */
+function foreignSubmit(data: Record<string, unknown>) {
+  if (record(data.msteams) !== undefined) return undefined;
+  const actionId = named(data.action) ?? named(data.id) ?? TEAMS_FOREIGN_SUBMIT_ACTION_ID;
+  return { actionId, value: JSON.stringify(data) };
+}
+
 /** Classifies an activity (upstream's routing): messages, card actions, reactions, edits… */
 export function classifyTeamsActivity(activity: TeamsActivity): TeamsActivityKind {
   switch (activity.type) {
     case "message": {
       // Action.Submit in a message card arrives as a message whose value carries the data.
       const data = record(activity.value);
-      const submitted = activity.text === "" && data !== undefined ? cardAction(data) : undefined;
+      const submitted =
+        activity.text === "" && data !== undefined
+          ? (cardAction(data) ?? foreignSubmit(data))
+          : undefined;
       if (submitted !== undefined) return { kind: "action", ...submitted, invoke: false };
       return { kind: "message" };
     }
