@@ -1,3 +1,5 @@
+import { type NodeRenderers, parseMarkdown, renderAst, toPlainText } from "@baton/core";
+import type { Nodes } from "mdast";
 import { decodeHtmlEntities } from "./format.js";
 
 /** Escapes text for Teams' HTML message body (`&`, `<`, `>`, `"`). */
@@ -40,18 +42,56 @@ export function stripTeamsTags(text: string): string {
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
+/** Escaped plain text of a node Teams HTML has no markup for (a table, a footnote, …). */
+const plain = (node: Nodes): string => escapeTeamsText(toPlainText(node));
+
 /**
- * A small markdown subset as Teams HTML: `**bold**`, `_italic_`, `` `code` `` and links — only
- * http(s) and mailto targets; any other link (`javascript:`, relative) becomes its label.
+ * Markdown → Teams message HTML, rendered from the markdown tree (core's `renderAst`), so code
+ * spans and code blocks keep their text as written (`**` inside one is not bold). Every text is
+ * escaped; links keep only http(s) and mailto targets — any other link (`javascript:`,
+ * relative) becomes its label.
+ */
+const TEAMS_HTML_RENDERERS: NodeRenderers = {
+  root: (node, context) => context.renderChildren(node, "\n\n"),
+  paragraph: (node, context) => context.renderChildren(node),
+  heading: (node, context) => `<strong>${context.renderChildren(node)}</strong>`,
+  text: (node) => escapeTeamsText(node.value),
+  strong: (node, context) => `<strong>${context.renderChildren(node)}</strong>`,
+  emphasis: (node, context) => `<em>${context.renderChildren(node)}</em>`,
+  delete: (node, context) => `<s>${context.renderChildren(node)}</s>`,
+  inlineCode: (node) => `<code>${escapeTeamsText(node.value)}</code>`,
+  code: (node) => `<pre><code>${escapeTeamsText(node.value)}</code></pre>`,
+  link: (node, context) => {
+    const label = context.renderChildren(node);
+    return SAFE_LINK.test(node.url) ? `<a href="${escapeTeamsText(node.url)}">${label}</a>` : label;
+  },
+  break: () => "<br>",
+  blockquote: (node, context) => `<blockquote>${context.renderChildren(node, "<br>")}</blockquote>`,
+  list: (node, context) => {
+    const tag = node.ordered ? "ol" : "ul";
+    return `<${tag}>${node.children.map((item) => `<li>${context.render(item)}</li>`).join("")}</${tag}>`;
+  },
+  listItem: (node, context) => context.renderChildren(node, "<br>"),
+  thematicBreak: () => "<hr>",
+  html: (node) => escapeTeamsText(node.value),
+  image: (node) => escapeTeamsText(node.alt ?? ""),
+  imageReference: (node) => escapeTeamsText(node.alt ?? ""),
+  linkReference: plain,
+  definition: () => "",
+  footnoteDefinition: plain,
+  footnoteReference: plain,
+  table: plain,
+  tableRow: plain,
+  tableCell: plain,
+  yaml: () => "",
+};
+
+/**
+ * Markdown as Teams message HTML: bold, italic, strike, code spans and blocks, links (only
+ * http(s) and mailto targets), lists, quotes; everything else as its escaped text.
  */
 export function markdownToTeamsHtml(markdown: string): string {
-  return escapeTeamsText(markdown)
-    .replace(/\[([^\]]*)\]\(([^)\s]*)\)/g, (_m, label: string, url: string) =>
-      SAFE_LINK.test(url) ? `<a href="${url}">${label}</a>` : label,
-    )
-    .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
-    .replace(/(^|\W)_(.+?)_(?=\W|$)/g, "$1<em>$2</em>")
-    .replace(/`([^`]+)`/g, "<code>$1</code>");
+  return renderAst(parseMarkdown(markdown), TEAMS_HTML_RENDERERS);
 }
 
 /** Common `:shortcode:` emoji, as people type them in Teams. */

@@ -88,13 +88,29 @@ const ENTITIES: Record<string, string> = {
   nbsp: " ",
 };
 
-/** Decodes HTML entities (`&amp;`, `&#39;`, `&#x1F600;`). */
+/**
+ * The character of a numeric reference, as HTML decodes it: a code point that is no Unicode
+ * scalar value — zero, a surrogate, or above U+10FFFF (`&#99999999;`) — is U+FFFD.
+ */
+function codePointText(codePoint: number): string {
+  const valid =
+    Number.isSafeInteger(codePoint) &&
+    codePoint > 0 &&
+    codePoint <= 0x10ffff &&
+    (codePoint < 0xd800 || codePoint > 0xdfff);
+  return String.fromCodePoint(valid ? codePoint : 0xfffd);
+}
+
+/**
+ * Decodes HTML entities (`&amp;`, `&#39;`, `&#x1F600;`). Never throws: a numeric reference to
+ * no character becomes U+FFFD, an unknown name stays as written.
+ */
 export function decodeHtmlEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, name: string) => {
     if (name.startsWith("#x") || name.startsWith("#X")) {
-      return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
+      return codePointText(Number.parseInt(name.slice(2), 16));
     }
-    if (name.startsWith("#")) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
+    if (name.startsWith("#")) return codePointText(Number.parseInt(name.slice(1), 10));
     return ENTITIES[name.toLowerCase()] ?? match;
   });
 }
