@@ -1,14 +1,42 @@
 import type { Logger } from "@baton/core";
 import { StateError } from "@baton/core";
-import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from "pg";
+import type { Pool, PoolClient, QueryConfig } from "pg";
 import { type CancellableClient, sendCancelRequest } from "./cancel-request.js";
 import { breaksConnection, isClientTimeout, toBatonError } from "./pg-errors.js";
+
+/** One row of a result, by column name. */
+export type QueryResultRow = { [column: string]: any };
+
+/** What a statement returned: its rows, and how many rows it affected. */
+export interface QueryResult<R extends QueryResultRow = QueryResultRow> {
+  readonly rows: R[];
+  readonly rowCount: number | null;
+}
 
 /** Runs one statement on the connection a step holds. */
 export type RunQuery = <R extends QueryResultRow = QueryResultRow>(
   text: string,
   values?: unknown[],
 ) => Promise<QueryResult<R>>;
+
+/**
+ * How the backend runs its steps, whatever the client: one autocommitted statement, one
+ * transaction under an advisory lock, or a sequence of statements on one held connection. Every
+ * step is bounded by `timeoutMs` and fails with a Baton error naming the step.
+ */
+export interface Executor {
+  query<R extends QueryResultRow = QueryResultRow>(
+    step: string,
+    text: string,
+    values: unknown[],
+  ): Promise<QueryResult<R>>;
+  transaction<T>(
+    step: string,
+    advisoryKey: string,
+    work: (run: RunQuery) => Promise<T>,
+  ): Promise<T>;
+  withClient<T>(step: string, work: (run: RunQuery) => Promise<T>): Promise<T>;
+}
 
 /**
  * Runs each step of the backend on one pooled connection within `timeoutMs`, and turns every
@@ -25,7 +53,7 @@ export type RunQuery = <R extends QueryResultRow = QueryResultRow>(
  * transaction mode (PgBouncer), where consecutive transactions may run on different server
  * connections.
  */
-export class Executor {
+export class PgExecutor implements Executor {
   constructor(
     private readonly pool: Pool,
     private readonly timeoutMs: number,
@@ -70,30 +98,8 @@ export class Executor {
    * with `StateError` `timeout` once `timeoutMs` has passed, whatever `work` is doing; after that
    * the runner refuses to send further statements, so a late step cannot start new writes.
    */
-  async withClient<T>(step: string, work: (run: RunQuery) => Promise<T>): Promise<T> {
-    const watch: DeadlineWatch = { expired: false, onExpired: undefined };
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        watch.expired = true;
-        watch.onExpired?.();
-        reject(
-          new StateError(
-            "timeout",
-            `no answer from Postgres within timeoutMs (${this.timeoutMs} ms)`,
-            { step },
-          ),
-        );
-      }, this.timeoutMs);
-    });
-    const task = this.onClient(step, work, watch);
-    // When the deadline wins, the task's own later failure has been reported already.
-    task.catch(() => {});
-    try {
-      return await Promise.race([task, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+  withClient<T>(step: string, work: (run: RunQuery) => Promise<T>): Promise<T> {
+    return withDeadline(step, this.timeoutMs, (watch) => this.onClient(step, work, watch));
   }
 
   private config(text: string, values?: unknown[]): QueryConfig {
@@ -183,8 +189,41 @@ export function beginTransaction(timeoutMs: number): string {
   );
 }
 
+/**
+ * Runs `task` and rejects with `StateError` `timeout` once `timeoutMs` has passed, whatever the
+ * task is doing; `watch.expired` then tells the task to send nothing more, and
+ * `watch.onExpired` lets it cancel what is running.
+ */
+export async function withDeadline<T>(
+  step: string,
+  timeoutMs: number,
+  start: (watch: DeadlineWatch) => Promise<T>,
+): Promise<T> {
+  const watch: DeadlineWatch = { expired: false, onExpired: undefined };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      watch.expired = true;
+      watch.onExpired?.();
+      reject(
+        new StateError("timeout", `no answer from Postgres within timeoutMs (${timeoutMs} ms)`, {
+          step,
+        }),
+      );
+    }, timeoutMs);
+  });
+  const task = start(watch);
+  // When the deadline wins, the task's own later failure has been reported already.
+  task.catch(() => {});
+  try {
+    return await Promise.race([task, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Lets the deadline of one step reach the connection that step holds. */
-interface DeadlineWatch {
+export interface DeadlineWatch {
   expired: boolean;
   onExpired: (() => void) | undefined;
 }

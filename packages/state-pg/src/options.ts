@@ -1,5 +1,16 @@
 import { ConfigError, ConsoleLogger, describeValue, isLogger, type Logger } from "@baton/core";
 import type { Pool } from "pg";
+import type { AnySql } from "./js-executor.js";
+
+/**
+ * Internal, not exported from the package: which client a `url` opens, `"pg"` (node-postgres,
+ * today's default) or `"postgres"` (postgres.js). A symbol key, so the unknown-option check
+ * never sees it. Exists only while both clients are in the package (issue 26).
+ */
+export const URL_CLIENT = Symbol("baton.state-pg.url-client");
+
+/** The PostgreSQL client a backend runs on. */
+export type PostgresClient = "pg" | "postgres";
 
 /** The schema used when `schema` is not given. */
 export const DEFAULT_SCHEMA = "baton";
@@ -23,6 +34,7 @@ const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 const KNOWN_OPTIONS = new Set([
   "url",
   "pool",
+  "sql",
   "schema",
   "keyPrefix",
   "timeoutMs",
@@ -45,6 +57,13 @@ export interface PostgresStateOptions {
    * Every call is still bounded by `timeoutMs` as with a pool the backend creates.
    */
   pool?: Pool;
+  /**
+   * Your own postgres.js instance (`postgres(…)` from the `postgres` package), to share
+   * connections or configure TLS, auth and pooling yourself. The backend does not own it:
+   * `disconnect()` never ends it. Behind a pooler in transaction mode create it with
+   * `prepare: false`. Every call is still bounded by `timeoutMs`.
+   */
+  sql?: AnySql;
   /**
    * The schema holding the backend's tables and fence sequence, created on `connect()`. One
    * schema is one isolated store. Lower-case letters, digits and `_`, not starting with `pg_`.
@@ -86,6 +105,9 @@ export interface PostgresStateOptions {
 export interface ResolvedPostgresStateOptions {
   readonly url: string | undefined;
   readonly pool: Pool | undefined;
+  readonly sql: AnySql | undefined;
+  /** The client the backend runs on: postgres.js for `sql`, node-postgres for `pool`. */
+  readonly client: PostgresClient;
   readonly schema: string;
   readonly keyPrefix: string;
   readonly timeoutMs: number;
@@ -106,6 +128,7 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
   const {
     url,
     pool,
+    sql,
     schema = DEFAULT_SCHEMA,
     keyPrefix = "",
     timeoutMs = DEFAULT_TIMEOUT_MS,
@@ -119,11 +142,21 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
       problems.push(`${name}: unknown option (known: ${[...KNOWN_OPTIONS].join(", ")})`);
     }
   }
-  if (url === undefined && pool === undefined) {
-    problems.push("url or pool: one is required (a postgres:// URL, or a pg Pool)");
+  const count = [url, pool, sql].filter((value) => value !== undefined).length;
+  if (count === 0) {
+    problems.push(
+      "url, pool or sql: one is required (a postgres:// URL, a pg Pool, or a postgres.js instance)",
+    );
   }
-  if (url !== undefined && pool !== undefined) {
-    problems.push("url and pool: give one, not both (the pool already knows its server)");
+  if (count > 1) {
+    problems.push(
+      "url, pool and sql: give one, not several (a pool or sql instance already knows its server)",
+    );
+  }
+  if (sql !== undefined && !isPostgresJs(sql)) {
+    problems.push(
+      `sql: must be a postgres.js instance (postgres(…) from "postgres"), got ${isPool(sql) ? "a pg Pool (node-postgres)" : describeValue(sql)}`,
+    );
   }
   if (url !== undefined) problems.push(...urlProblems(url));
   if (pool !== undefined && !isPool(pool)) {
@@ -153,9 +186,12 @@ export function resolvePostgresStateOptions(options: unknown): ResolvedPostgresS
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
+  const urlClient = (given as { [URL_CLIENT]?: PostgresClient })[URL_CLIENT] ?? defaultUrlClient();
   return {
     url,
     pool,
+    sql,
+    client: sql !== undefined ? "postgres" : pool !== undefined ? "pg" : urlClient,
     schema,
     keyPrefix,
     timeoutMs,
@@ -209,6 +245,32 @@ function isPool(value: unknown): value is Pool {
     typeof candidate.connect === "function" &&
     typeof candidate.query === "function" &&
     typeof candidate.end === "function"
+  );
+}
+
+/**
+ * Internal, while both clients are in the package (issue 26): the package's tests set
+ * `BATON_STATE_PG_CLIENT=postgres` to run every file on postgres.js. Unset, a `url` opens
+ * node-postgres as before.
+ */
+function defaultUrlClient(): PostgresClient {
+  return process.env.BATON_STATE_PG_CLIENT === "postgres" ? "postgres" : "pg";
+}
+
+/** A postgres.js `Sql`: a tagged-template function with `unsafe`, `reserve` and `end`. */
+function isPostgresJs(value: unknown): value is AnySql {
+  const candidate = value as {
+    unsafe?: unknown;
+    reserve?: unknown;
+    end?: unknown;
+    options?: unknown;
+  };
+  return (
+    typeof value === "function" &&
+    typeof candidate.unsafe === "function" &&
+    typeof candidate.reserve === "function" &&
+    typeof candidate.end === "function" &&
+    typeof candidate.options === "object"
   );
 }
 

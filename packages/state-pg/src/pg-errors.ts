@@ -18,6 +18,9 @@ const CLIENT_TIMEOUT_MESSAGES = [
   "timeout expired",
 ];
 
+/** postgres.js' codes for waiting too long: to connect, for a connection, for an answer. */
+const POSTGRES_JS_TIMEOUTS = new Set(["CONNECT_TIMEOUT", "QUEUE_TIMEOUT", "QUERY_TIMEOUT"]);
+
 /** True for node-postgres giving up on a statement itself (its `query_timeout`). */
 export function isClientTimeout(error: unknown): boolean {
   return sqlState(error) === undefined && messageOf(error).includes("Query read timeout");
@@ -62,6 +65,19 @@ export function toBatonError(step: string, error: unknown): Error {
   }
   if (state === undefined && CLIENT_TIMEOUT_MESSAGES.some((text) => message.includes(text))) {
     return new StateError("timeout", `no answer from Postgres in time (${message})`, {
+      step,
+      cause: error,
+    });
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (state === undefined && typeof code === "string" && POSTGRES_JS_TIMEOUTS.has(code)) {
+    return new StateError("timeout", `no answer from Postgres in time (${message})`, {
+      step,
+      cause: error,
+    });
+  }
+  if (state === undefined && code === "CONNECTION_ENDED") {
+    return new StateError("disconnected", `the postgres.js instance was ended: ${message}`, {
       step,
       cause: error,
     });

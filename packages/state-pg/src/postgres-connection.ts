@@ -1,5 +1,7 @@
 import { escapeIdentifier, Pool } from "pg";
-import { Executor } from "./executor.js";
+import postgres from "postgres";
+import { type Executor, PgExecutor } from "./executor.js";
+import { type AnySql, PostgresJsExecutor } from "./js-executor.js";
 import { runMigrations } from "./migrations.js";
 import type { ResolvedPostgresStateOptions } from "./options.js";
 import { type PurgeResult, purgeExpiredRows, purgeStatement } from "./purge.js";
@@ -12,9 +14,16 @@ export interface OpenConnection {
 }
 
 interface Session extends OpenConnection {
-  readonly pool: Pool;
-  readonly owned: boolean;
+  /** Ends what the backend opened; does nothing for a pool or instance the user passed. */
+  readonly end: (failed?: boolean) => Promise<void>;
   readonly purgeTimer: NodeJS.Timeout | undefined;
+}
+
+/** A client opened for one session: its executor, and how to let go of it. */
+interface Opened {
+  readonly executor: Executor;
+  /** `failed`: after a failed connect, drop at once whatever is still trying to connect. */
+  readonly end: (failed?: boolean) => Promise<void>;
 }
 
 /**
@@ -68,26 +77,62 @@ export class PostgresConnection {
     // A disconnect still ending the previous pool finishes first, so pools never overlap.
     await this.disconnecting;
     const { options } = this;
-    const owned = options.pool === undefined;
-    const pool = options.pool ?? this.createPool(options.url as string);
-    pool.on("error", this.onIdleError);
-    const executor = new Executor(pool, options.timeoutMs, options.logger);
+    const { executor, end } = options.client === "postgres" ? this.openPostgresJs() : this.openPg();
     try {
       await executor.withClient("connect", (run) =>
         runMigrations(run, options.schema, this.quotedSchema, options.logger, options.timeoutMs),
       );
     } catch (error) {
-      pool.off("error", this.onIdleError);
-      if (owned) await pool.end().catch(() => {});
+      await end(true);
       throw error;
     }
-    this.session = {
-      executor,
-      sql: this.sql,
-      pool,
-      owned,
-      purgeTimer: this.startPurgeTimer(),
+    this.session = { executor, sql: this.sql, end, purgeTimer: this.startPurgeTimer() };
+  }
+
+  private openPg(): Opened {
+    const { options } = this;
+    const owned = options.pool === undefined;
+    const pool = options.pool ?? this.createPool(options.url as string);
+    pool.on("error", this.onIdleError);
+    return {
+      executor: new PgExecutor(pool, options.timeoutMs, options.logger),
+      end: async () => {
+        pool.off("error", this.onIdleError);
+        // pool.end() waits for checked-out connections to come back, so in-flight calls complete.
+        if (owned) await pool.end().catch(() => {});
+      },
     };
+  }
+
+  private openPostgresJs(): Opened {
+    const { options } = this;
+    const owned = options.sql === undefined;
+    const sql = options.sql ?? this.createSql(options.url as string);
+    return {
+      executor: new PostgresJsExecutor(sql, options.timeoutMs),
+      // sql.end() lets running queries finish and rejects new ones; after a failed connect
+      // nothing is running, and a connection attempt still waiting is dropped at once.
+      end: async (failed) => {
+        if (owned) await sql.end(failed ? { timeout: 0 } : undefined).catch(() => {});
+      },
+    };
+  }
+
+  private createSql(url: string): AnySql {
+    const { logger, timeoutMs } = this.options;
+    return postgres(url, {
+      // Seconds. Opening a connection is bounded like everything else; query_timeout is only a
+      // backstop for a silent network (the executor's own deadline, timeoutMs, comes first).
+      connect_timeout: timeoutMs / 1_000,
+      query_timeout: (2 * timeoutMs) / 1_000,
+      // Detects a silently dropped TCP connection instead of waiting on it forever.
+      keep_alive: 60,
+      // Only application_name at startup, which PgBouncer accepts; no statement_timeout.
+      connection: { application_name: "baton-state-pg" },
+      // The backend sends and reads only built-in types: no catalog query on a new connection.
+      fetch_types: false,
+      onnotice: (notice) => logger.debug(`Postgres notice: ${notice.message}`),
+    });
   }
 
   private async close(): Promise<void> {
@@ -99,9 +144,7 @@ export class PostgresConnection {
     this.session = undefined;
     if (session.purgeTimer) clearInterval(session.purgeTimer);
     await this.purging;
-    session.pool.off("error", this.onIdleError);
-    // pool.end() waits for checked-out connections to come back, so in-flight calls complete.
-    if (session.owned) await session.pool.end().catch(() => {});
+    await session.end();
   }
 
   private createPool(url: string): Pool {

@@ -34,7 +34,7 @@ export function createStatements(s: string) {
       WHERE prefix = $1 AND key = $2 AND (expires_at IS NULL OR expires_at > now())`,
     /** $3 value, $4 ttlMs or NULL. */
     set: `INSERT INTO ${s}.kv (prefix, key, value, expires_at)
-      VALUES ($1, $2, $3::jsonb, ${after("now()", "$4")})
+      VALUES ($1, $2, $3::text::jsonb, ${after("now()", "$4")})
       ON CONFLICT (prefix, key) DO UPDATE
         SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`,
     delete: `DELETE FROM ${s}.kv WHERE prefix = $1 AND key = $2`,
@@ -43,7 +43,7 @@ export function createStatements(s: string) {
      * is left exactly as it was, TTL included. A row comes back only when this call stored.
      */
     setIfNotExists: `INSERT INTO ${s}.kv AS kv (prefix, key, value, expires_at)
-      VALUES ($1, $2, $3::jsonb, ${after("now()", "$4")})
+      VALUES ($1, $2, $3::text::jsonb, ${after("now()", "$4")})
       ON CONFLICT (prefix, key) DO UPDATE
         SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at
         WHERE kv.expires_at <= now()
@@ -54,7 +54,7 @@ export function createStatements(s: string) {
      * object fails the WHERE: no row comes back, nothing changes, and the caller reports it.
      */
     mergeObject: `INSERT INTO ${s}.kv AS kv (prefix, key, value, expires_at)
-      VALUES ($1, $2, $3::jsonb, ${after("now()", "$4")})
+      VALUES ($1, $2, $3::text::jsonb, ${after("now()", "$4")})
       ON CONFLICT (prefix, key) DO UPDATE
         SET value = CASE WHEN kv.expires_at <= now() THEN EXCLUDED.value
                          ELSE kv.value || EXCLUDED.value END,
@@ -111,7 +111,7 @@ export function createStatements(s: string) {
       ),
       inserted AS (
         INSERT INTO ${s}.queue_entries (prefix, key, value, enqueued_at_ms, expires_at_ms)
-        SELECT $1, $2, $3::jsonb, $4::float8, $5::float8 FROM accepted WHERE ok
+        SELECT $1, $2, $3::text::jsonb, $4::float8, $5::float8 FROM accepted WHERE ok
         RETURNING id
       )
       SELECT (SELECT depth FROM before)::int AS depth_before,
@@ -163,7 +163,7 @@ export function createStatements(s: string) {
           )
         )
       )
-      INSERT INTO ${s}.list_items (prefix, key, value) SELECT $1, $2, $3::jsonb FROM parent`,
+      INSERT INTO ${s}.list_items (prefix, key, value) SELECT $1, $2, $3::text::jsonb FROM parent`,
     getList: `SELECT i.value FROM ${s}.list_items i
       JOIN ${s}.lists l ON l.prefix = i.prefix AND l.key = i.key
       WHERE i.prefix = $1 AND i.key = $2 AND (l.expires_at IS NULL OR l.expires_at > now())

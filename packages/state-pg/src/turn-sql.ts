@@ -62,7 +62,7 @@ function acquireWithTurn(
       ),
       recorded AS (
         INSERT INTO ${s}.turns (prefix, key, entries, fence, attempt, started_at_ms)
-        SELECT $1, ${key}, ${entries}::jsonb, fence, 1, ${startedAt}::float8 FROM taken
+        SELECT $1, ${key}, ${entries}::text::jsonb, fence, 1, ${startedAt}::float8 FROM taken
       )`;
 }
 
@@ -231,7 +231,7 @@ export function createTurnStatements(s: string) {
       written AS (
         INSERT INTO ${s}.turns AS t
           (prefix, key, entries, fence, attempt, started_at_ms, handed_back)
-        SELECT $1, $2, $5::jsonb, h.fence, 1, $6::float8, NULL FROM held h
+        SELECT $1, $2, $5::text::jsonb, h.fence, 1, $6::float8, NULL FROM held h
         ON CONFLICT (prefix, key) DO UPDATE
           SET entries = EXCLUDED.entries, started_at_ms = EXCLUDED.started_at_ms,
             fence = EXCLUDED.fence,

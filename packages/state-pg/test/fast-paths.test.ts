@@ -6,7 +6,7 @@ import { createPostgresState, type PostgresState } from "../src/index.js";
 import {
   createAdminPool,
   dropSchema,
-  PGBOUNCER_URL,
+  PGBOUNCER_STATE_URL,
   sleep,
   TEST_URL,
   uniqueSchema,
@@ -49,7 +49,7 @@ async function untilBlocked(marker: string): Promise<void> {
 
 describe.each([
   ["directly", TEST_URL],
-  ["through pgbouncer", PGBOUNCER_URL],
+  ["through pgbouncer", PGBOUNCER_STATE_URL],
 ])("postgres fast paths %s", (_how, url) => {
   const opened: PostgresState[] = [];
   const schemas: string[] = [];

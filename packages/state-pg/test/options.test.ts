@@ -1,5 +1,6 @@
 import { ConfigError, silentLogger } from "@baton/core";
 import { Pool } from "pg";
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { createPostgresState, DEFAULT_SCHEMA, type PostgresStateOptions } from "../src/index.js";
 
@@ -53,14 +54,25 @@ describe("createPostgresState options", () => {
     ]);
   });
 
-  it("requires exactly one of url and pool", () => {
+  it("requires exactly one of url, pool and sql", () => {
     expect(problemsOf({})).toEqual([
-      "url or pool: one is required (a postgres:// URL, or a pg Pool)",
+      "url, pool or sql: one is required (a postgres:// URL, a pg Pool, or a postgres.js instance)",
     ]);
     const pool = new Pool({ connectionString: url });
-    expect(problemsOf({ url, pool })[0]).toMatch(/^url and pool: give one, not both/);
+    const sql = postgres(url);
+    expect(problemsOf({ url, pool })[0]).toMatch(/^url, pool and sql: give one, not several/);
+    expect(problemsOf({ url, sql })[0]).toMatch(/^url, pool and sql: give one, not several/);
     expect(problemsOf({ pool: {} })[0]).toMatch(/^pool: must be a pg Pool/);
     expect(createPostgresState({ pool }).schema).toBe("baton");
+    expect(createPostgresState({ sql }).schema).toBe("baton");
+  });
+
+  it("refuses a pg Pool given as sql, naming both", () => {
+    const pool = new Pool({ connectionString: url });
+    expect(problemsOf({ sql: pool })).toEqual([
+      'sql: must be a postgres.js instance (postgres(…) from "postgres"), got a pg Pool (node-postgres)',
+    ]);
+    expect(problemsOf({ sql: {} })[0]).toMatch(/^sql: must be a postgres\.js instance/);
   });
 
   it("accepts only schema names that need no quoting and are not reserved", () => {

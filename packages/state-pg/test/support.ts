@@ -10,6 +10,17 @@ export const TEST_URL =
 export const PGBOUNCER_URL =
   process.env.BATON_TEST_PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6432/test";
 
+/**
+ * PgBouncer for postgres.js, configured as the README says for PgBouncer before 1.21 in
+ * transaction mode: `prepare=false` (it keeps no prepared statements between transactions) and
+ * `max_pipeline=1` (statements pipelined on one client connection hang there under load).
+ */
+export const PGBOUNCER_POSTGRES_JS_URL = `${PGBOUNCER_URL}?prepare=false&max_pipeline=1`;
+
+/** The URL a backend under test opens PgBouncer with, for the client under test. */
+export const PGBOUNCER_STATE_URL =
+  process.env.BATON_STATE_PG_CLIENT === "postgres" ? PGBOUNCER_POSTGRES_JS_URL : PGBOUNCER_URL;
+
 /** A schema name no other test uses. */
 export function uniqueSchema(): string {
   return `baton_test_${randomBytes(6).toString("hex")}`;

@@ -4,7 +4,7 @@ import { escapeIdentifier, type Pool, type PoolClient } from "pg";
 import { afterEach, expect } from "vitest";
 import { advisoryKey } from "../src/advisory-key.js";
 import { createPostgresState, type PostgresState } from "../src/index.js";
-import { dropSchema, PGBOUNCER_URL, sleep, TEST_URL, uniqueSchema } from "./support.js";
+import { dropSchema, PGBOUNCER_STATE_URL, sleep, TEST_URL, uniqueSchema } from "./support.js";
 
 // What the turn-record tests (turns, turn-recovery, turn-races) share: fixed entries and turns,
 // and a fixture per describe block that opens clients of fresh schemas and reads the tables
@@ -13,7 +13,7 @@ import { dropSchema, PGBOUNCER_URL, sleep, TEST_URL, uniqueSchema } from "./supp
 /** Every turn-record test runs directly and through PgBouncer in transaction mode. */
 export const ROUTES = [
   ["directly", TEST_URL],
-  ["through pgbouncer", PGBOUNCER_URL],
+  ["through pgbouncer", PGBOUNCER_STATE_URL],
 ] as const;
 
 export const LONG_TTL_MS = 30_000;
