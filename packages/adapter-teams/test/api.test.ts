@@ -106,7 +106,9 @@ describe("Teams Connector API", () => {
     ]);
   });
 
-  it("throws TeamsApiError for Connector errors", async () => {
+  // Upstream's "throws TeamsApiError for Connector errors" refuses with a 429, which Baton turns
+  // into core's RateLimitError (errors.test.ts) — divergent; a non-429 refusal is pinned here.
+  it("rejects a connector refusal with a TeamsApiError keeping status, code and message", async () => {
     const { fake, api, serviceUrl } = await fakeAndApi();
     fake.failNext("activities.create", {
       status: 404,
@@ -165,7 +167,9 @@ describe("Teams Connector API", () => {
     expect(() => createTeamsAdapter({ appPassword: "secret" })).toThrow(/appId/);
   });
 
-  it("throws when the token request fails", async () => {
+  // Upstream's "throws when the token request fails" reads its own token endpoint's status;
+  // Baton's tokens come from the Teams SDK's token manager — divergent.
+  it("rejects a send, calling no connector route, when the SDK cannot mint a bot token", async () => {
     const fake = await startFakeBotFramework();
     fakes.push(fake);
     const host = new TeamsHost(

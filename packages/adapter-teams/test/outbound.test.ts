@@ -51,7 +51,9 @@ describe("postEphemeral", () => {
     });
   });
 
-  it("should handle targeted send failure by calling handleTeamsError", async () => {
+  // Upstream's "should handle targeted send failure by calling handleTeamsError" expects its
+  // error family (handleTeamsError); Baton's refusal is a TeamsApiError — divergent (ADR 0023).
+  it("rejects a targeted send the connector refuses with a TeamsApiError keeping status and code", async () => {
     const { h, threadId } = await withThread();
     h.fake.failNext("activities.create", { status: 403, code: "Forbidden" });
     await expect(h.adapter.postEphemeral(threadId, USER.id, "x")).rejects.toMatchObject({
@@ -146,7 +148,9 @@ describe("reactions", () => {
     expect(h.fake.reactionOf(call)).toBe("like");
   });
 
-  it("should translate Teams API failures", async () => {
+  // Upstream's "should translate Teams API failures" expects its handleTeamsError family;
+  // Baton's refusal is a TeamsApiError — divergent (ADR 0023).
+  it("rejects a reaction the connector refuses with a TeamsApiError keeping status and code", async () => {
     const { h, threadId } = await withThread();
     h.fake.failNext("reactions.add", { status: 404, code: "ActivityNotFound" });
     const failure = h.adapter.addReaction(threadId, "gone", "thumbs_up");

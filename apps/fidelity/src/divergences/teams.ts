@@ -44,10 +44,18 @@ export const TEAMS_DIVERGENCES = [
       kind: "divergent",
       titles: [
         "throws when the token response omits access_token",
+        "throws when the token request fails",
         "rejects combining markdownText with text",
       ],
       reason:
-        "different on purpose: Baton has no hand-written connector client — the Teams SDK's token manager (MSAL, a token factory or a managed identity) mints tokens and its Client takes the activity, so there is no token-response parser and no markdownText parameter to check",
+        "different on purpose: Baton has no hand-written connector client — the Teams SDK's token manager (MSAL, a token factory or a managed identity) mints tokens and its Client takes the activity, so there is no token-response parser, no token endpoint status to reject with, and no markdownText parameter to check",
+      link: ADR,
+    },
+    {
+      kind: "divergent",
+      titles: ["throws TeamsApiError for Connector errors"],
+      reason:
+        "different on purpose: upstream's case is a 429 from the Connector, rejected as TeamsApiError with status and body; in Baton a 429 is core's RateLimitError with retryAfterMs (pinned in packages/adapter-teams/test/errors.test.ts), and other refusals are TeamsApiError keeping status and connector code (packages/adapter-teams/test/api.test.ts)",
       link: ADR,
     },
   ]),
@@ -71,6 +79,16 @@ export const TEAMS_DIVERGENCES = [
       titles: ["should handle send failure by calling handleTeamsError"],
       reason:
         "different on purpose: a 401 from the connector rejects with TeamsApiError (status 401), not AuthenticationError — Baton's one adapter error family; pinned in packages/adapter-teams/test/errors.test.ts",
+      link: ADR,
+    },
+    {
+      kind: "divergent",
+      titles: [
+        "should handle targeted send failure by calling handleTeamsError",
+        "should translate Teams API failures",
+      ],
+      reason:
+        "different on purpose: upstream passes a failed targeted send and a failed reaction call through handleTeamsError into its AuthenticationError/PermissionError/NetworkError/AdapterRateLimitError family; Baton has the Teams SDK's client instead of a REST client, and a refused call rejects with TeamsApiError keeping the connector's status and code — pinned in packages/adapter-teams/test/outbound.test.ts",
       link: ADR,
     },
     {
