@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TestContext } from "vitest";
 import { assertReachable, type BackendKind, dropBackend, isolatedBackend } from "./backends.js";
 import { pause, readLogs, startWorker, type WorkerHandle, waitFor } from "./cluster.js";
 import { isRun, terminalDispositions } from "./invariants.js";
@@ -34,12 +35,16 @@ export class Fleet {
   static async open(
     backend: BackendKind | BackendSpec,
     settings: FleetSettings,
-    onFinished: (cleanup: () => Promise<void>) => void,
+    test: Pick<TestContext, "task" | "onTestFinished" | "onTestFailed">,
   ): Promise<Fleet> {
     const spec = typeof backend === "string" ? isolatedBackend(backend) : backend;
     await assertReachable(spec);
     const fleet = new Fleet(spec, settings);
-    onFinished(() => fleet.close());
+    test.onTestFinished(() => fleet.close());
+    // What every instance did, in order: the first thing to read when a scenario fails.
+    test.onTestFailed(() => {
+      console.log(`--- timeline of "${test.task.name}" (ms)\n${fleet.timeline()}`);
+    });
     return fleet;
   }
 
@@ -176,7 +181,6 @@ export class Fleet {
 
   /** Kills every worker still running and removes what the scenario wrote. */
   async close(): Promise<void> {
-    if (process.env.BATON_DURABLE_DEBUG) console.log(this.timeline());
     for (const handle of this.handles) {
       handle.kill();
       await handle.exited;

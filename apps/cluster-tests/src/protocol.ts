@@ -26,6 +26,11 @@ export interface WorkerConfig {
   readonly durableTurns?: { maxAttempts: number } | false;
   /** `timeoutMs` of the `chat.shutdown()` a SIGTERM or a `shutdown` message starts (5 000). */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * How long the process lives on after `chat.shutdown()` resolved before it exits (0): a server
+   * that still finishes other work, during which a handler that ignored its signal may return.
+   */
+  readonly lingerAfterShutdownMs?: number;
 }
 
 /** What a message asks the demo handler to do; carried in the message text as JSON. */
@@ -38,6 +43,12 @@ export interface HandlerPlan {
    * hands a durable turn back; `ignore` keeps waiting out its duration.
    */
   readonly onAbort?: "return" | "throw" | "ignore";
+  /**
+   * With `onAbort: "ignore"`: when the signal aborts, the handler returns this long after the
+   * abort instead (a handler that outlives shutdown's deadline by a known margin, however late
+   * the shutdown began).
+   */
+  readonly returnAfterAbortMs?: number;
   /** How long the first attempt lasts instead of `durationMs` (a long run that gets interrupted). */
   readonly firstAttemptMs?: number;
   /** After waiting, the handler SIGKILLs its own process, on every attempt: a poison turn. */

@@ -109,6 +109,25 @@ export class LocalCluster {
     )?.port;
   }
 
+  /**
+   * Resolves once every replica of the master on `port` has what the master had written when
+   * this was called (its replication offset then), so a kill after it loses none of it.
+   */
+  async replicated(port: number, timeoutMs = 10_000): Promise<void> {
+    const info = cli(port, "info", "replication") ?? "";
+    const target = Number(/master_repl_offset:(\d+)/.exec(info)?.[1]);
+    if (!Number.isFinite(target)) throw new Error(`no master answers on ${port}`);
+    await waitUntil(
+      () => {
+        const now = cli(port, "info", "replication") ?? "";
+        const offsets = [...now.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((m) => Number(m[1]));
+        return offsets.length > 0 && offsets.every((offset) => offset >= target);
+      },
+      timeoutMs,
+      `the replicas of ${port} to catch up`,
+    );
+  }
+
   /** SIGKILLs the node on `port`: it dies holding whatever it had not replicated. */
   kill(port: number): void {
     const info = cli(port, "info", "server") ?? "";
@@ -149,16 +168,28 @@ export class LocalCluster {
     ]);
   }
 
-  /** True when every node answers, sees the cluster ok, and none is flagged failing. */
+  /**
+   * True when every node answers, sees the cluster ok, none is flagged failing, and every replica
+   * has synced with its master. A replica that has not (right after the cluster formed, or after
+   * a killed node rejoined: the first sync waits for the diskless-sync delay, ~5 s) refuses to
+   * take over when its master dies, so a test killing a master before that waits forever.
+   */
   healthy(): boolean {
     for (const port of this.ports) {
       if (!cli(port, "cluster", "info")?.includes("cluster_state:ok")) return false;
     }
     const nodes = this.nodes();
-    return (
+    const formed =
       nodes !== undefined &&
       nodes.length === this.ports.length &&
-      nodes.every((node) => !node.flags.some((flag) => flag.startsWith("fail")))
+      nodes.every((node) => !node.flags.some((flag) => flag.startsWith("fail")));
+    return (
+      formed &&
+      nodes.every(
+        (node) =>
+          !node.flags.includes("slave") ||
+          cli(node.port, "info", "replication")?.includes("master_link_status:up") === true,
+      )
     );
   }
 

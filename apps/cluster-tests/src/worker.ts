@@ -1,7 +1,5 @@
 import { appendFileSync } from "node:fs";
 import { Chat, lockKeyFor, type StateAdapter } from "@baton/core";
-import { createPostgresState } from "@baton/state-pg";
-import { createRedisState } from "@baton/state-redis";
 import { createMockAdapter, createTestMessage } from "@baton/testing";
 import type {
   HandlerPlan,
@@ -23,27 +21,30 @@ const config = readConfig();
 const send = (message: WorkerMessage) => process.send?.(message);
 const log = (entry: LogEntry) => appendFileSync(config.logPath, `${JSON.stringify(entry)}\n`);
 
-function createState(): StateAdapter {
+/** The worker's State; only its backend's package is loaded, so a worker starts sooner. */
+async function createState(): Promise<StateAdapter> {
   const backend = config.backend;
+  if (backend.kind === "postgres") {
+    const { createPostgresState } = await import("@baton/state-pg");
+    return createPostgresState({ url: backend.url, schema: backend.schema, timeoutMs: 2_000 });
+  }
+  const { createRedisState } = await import("@baton/state-redis");
   if (backend.kind === "redis") {
     return createRedisState({ url: backend.url, keyPrefix: backend.keyPrefix, timeoutMs: 2_000 });
   }
-  if (backend.kind === "redis-cluster") {
-    return createRedisState({
-      cluster: { rootNodes: backend.rootUrls.map((url) => ({ url })) },
-      keyPrefix: backend.keyPrefix,
-      timeoutMs: 2_000,
-      ...(backend.replication ? { replication: backend.replication } : {}),
-    });
-  }
-  return createPostgresState({ url: backend.url, schema: backend.schema, timeoutMs: 2_000 });
+  return createRedisState({
+    cluster: { rootNodes: backend.rootUrls.map((url) => ({ url })) },
+    keyPrefix: backend.keyPrefix,
+    timeoutMs: 2_000,
+    ...(backend.replication ? { replication: backend.replication } : {}),
+  });
 }
 
 const adapter = createMockAdapter("mock");
 const chat = new Chat({
   userName: "bot",
   adapters: { mock: adapter },
-  state: createState(),
+  state: await createState(),
   logger: process.env.BATON_WORKER_LOG === "error" ? "error" : "silent",
   concurrency: {
     strategy: config.strategy,
@@ -96,11 +97,13 @@ chat.onNewMention(async (thread, message, context) => {
       : plan.durationMs;
   const onAbort = plan.onAbort ?? "return";
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, durationMs);
-    if (onAbort === "ignore") return;
+    let timer = setTimeout(resolve, durationMs);
+    const afterAbortMs = onAbort === "ignore" ? plan.returnAfterAbortMs : 0;
+    if (afterAbortMs === undefined) return;
     const stop = () => {
       clearTimeout(timer);
-      resolve();
+      if (afterAbortMs > 0) timer = setTimeout(resolve, afterAbortMs);
+      else resolve();
     };
     if (context.signal.aborted) stop();
     else context.signal.addEventListener("abort", stop, { once: true });
@@ -142,6 +145,9 @@ let stopping: Promise<void> | undefined;
 function stop(): Promise<void> {
   stopping ??= (async () => {
     await chat.shutdown({ timeoutMs: config.shutdownTimeoutMs ?? 5_000 });
+    if (config.lingerAfterShutdownMs) {
+      await new Promise((resolve) => setTimeout(resolve, config.lingerAfterShutdownMs));
+    }
     send({ type: "stopped" });
     process.exit(0);
   })();

@@ -1,0 +1,133 @@
+import { describe, it } from "vitest";
+import { type BackendKind, isolatedBackend } from "../src/backends.js";
+import { waitFor } from "../src/cluster.js";
+import { Fleet } from "../src/fleet.js";
+import { checkDurableInvariants } from "../src/invariants.js";
+import type { BackendSpec, HandlerPlan } from "../src/protocol.js";
+import { TcpProxy } from "../src/tcp-proxy.js";
+
+// A lease lost mid-run (docs/durable-turns.md §4): instance a reaches the State through a TCP
+// proxy the test stalls, so to a — and to a alone — the State stops answering for longer than
+// the lease. a's lease keeper aborts the handler's signal (LOCK_LOST) when its lease runs out;
+// the lock expires on the server and a survivor recovers the turn under a larger fence. The old
+// run had stopped before the new one began: they never run side by side. Then the proxy resumes
+// while the new run goes on: whatever a's held traffic does (its hand-back, its sweeps) must not
+// free the new holder's lock — a message a receives meanwhile on the thread waits its turn.
+const LOCK_TTL_MS = 1_000;
+const SWEEP_INTERVAL_MS = 250;
+const MAX_ATTEMPTS = 3;
+const THREAD = "mock:C1:T1";
+
+const ENGINES: ReadonlyArray<readonly [BackendKind, string]> = [
+  ["redis", "Redis"],
+  ["postgres", "Postgres"],
+];
+
+/** The same backend namespace, reached through `proxy`. */
+function through(proxy: TcpProxy, backend: BackendSpec): BackendSpec {
+  if (backend.kind === "redis-cluster") throw new Error("one proxy cannot front a cluster");
+  return { ...backend, url: proxy.proxied(backend.url) };
+}
+
+function targetOf(backend: BackendSpec): { host: string; port: number } {
+  if (backend.kind === "redis-cluster") throw new Error("one proxy cannot front a cluster");
+  const url = new URL(backend.url);
+  return { host: url.hostname, port: Number(url.port || (backend.kind === "redis" ? 6379 : 5432)) };
+}
+
+describe.concurrent("a lease lost mid-run, the State unreachable for one instance", () => {
+  for (const [kind, engine] of ENGINES) {
+    // A handler that returns when its signal aborts, instead of throwing, is as common. Its turn
+    // is found lease-expired and run again all the same (docs §4), so the aborted run must not
+    // record a terminal `handled` of its own (invariant 1). That path is core's alone, the same
+    // on every backend: Redis shows it.
+    for (const onAbort of kind === "redis"
+      ? (["throw", "return"] as const)
+      : (["throw"] as const)) {
+      it(`${engine}, handler ${onAbort === "throw" ? "throws" : "returns"} on the abort: the next holder runs the turn again after the old run stopped, once`, async (test) => {
+        const { expect } = test;
+        const backend = isolatedBackend(kind);
+        const target = targetOf(backend);
+        const proxy = new TcpProxy(target.host, target.port);
+        await proxy.start();
+        test.onTestFinished(() => proxy.stop());
+        const fleet = await Fleet.open(
+          backend,
+          {
+            strategy: "queue",
+            lockTtlMs: LOCK_TTL_MS,
+            sweepIntervalMs: SWEEP_INTERVAL_MS,
+            debounceMs: 300,
+            durableTurns: { maxAttempts: MAX_ATTEMPTS },
+          },
+          test,
+        );
+        const [[a], [b]] = await Promise.all([
+          fleet.start(["a"], { backend: through(proxy, backend) }),
+          fleet.start(["b"]),
+        ]);
+        if (!a || !b) throw new Error("workers did not start");
+
+        const plan: HandlerPlan = {
+          durationMs: 1_500,
+          firstAttemptMs: 60_000,
+          onAbort,
+          fails: false,
+        };
+        void a.deliver("first", THREAD, plan);
+        await waitFor("a to start first", () => fleet.runs("first").length === 1, 30_000);
+        expect(await b.deliver("second", THREAD, { durationMs: 100, fails: false })).toBe("queued");
+
+        proxy.stall();
+        await waitFor(
+          "a's run to stop on its lost lease",
+          () => fleet.runs("first", "run-end").length === 1,
+          30_000,
+        );
+        await waitFor(
+          "a survivor to run the turn again",
+          () => fleet.runs("first").length === 2,
+          30_000,
+        );
+        proxy.resume();
+        // a, back in touch, gets a message on the thread while the new run still holds it.
+        const third = await fleet.deliverUntilAnswered(
+          "third",
+          THREAD,
+          { durationMs: 100, fails: false },
+          (live) => (live.includes(a) ? a : undefined),
+          30_000,
+        );
+        await fleet.settled("second");
+        await fleet.settled("third");
+        await Promise.all(fleet.live().map((worker) => fleet.terminate(worker)));
+
+        const [old, next] = fleet.runs("first");
+        const oldEnd = fleet.runs("first", "run-end").find((run) => run.worker === "a");
+        expect(old?.worker).toBe("a");
+        expect(oldEnd?.aborted).toBe(true);
+        expect(oldEnd?.abortCode).toBe("LOCK_LOST");
+        expect(next?.worker).toBe("b");
+        expect(next?.attempt).toBe(2);
+        expect(next?.interrupted?.attempt).toBe(1);
+        expect(next?.interrupted?.reason).toBe("lease-expired");
+        // Not side by side: the old run had stopped before the new one started, and the new
+        // one holds a larger fence.
+        expect(next?.atMs).toBeGreaterThanOrEqual(oldEnd?.atMs ?? Infinity);
+        expect(next?.fence).toBeGreaterThan(old?.fence ?? Infinity);
+        expect(fleet.runs("first")).toHaveLength(2);
+        expect(["queued", "handled"]).toContain(third);
+
+        expect(fleet.dispositions("first")).toEqual(["handled"]);
+        // "second" waited in the queue; "third" may have joined it there (then it folds "second").
+        expect(fleet.dispositions("third")).toEqual(["handled"]);
+        const report = checkDurableInvariants(fleet.entries(), ["first", "second", "third"], {
+          maxAttempts: MAX_ATTEMPTS,
+          diedAtMs: fleet.diedAtMs,
+        });
+        expect(report.overlaps).toEqual([]);
+        expect(report.problems).toEqual([]);
+      }, 120_000);
+    }
+  }
+});
