@@ -10,6 +10,7 @@ import pg from "pg";
 import { createClient } from "redis";
 import type { BackendName, Implementation } from "./bench-bot.js";
 import { createCountingPool } from "./counting-pool.js";
+import { createCountingSql } from "./counting-sql.js";
 import { RedisCommandCounter } from "./redis-command-counter.js";
 import { NO_ROUND_TRIPS, type RoundTripCounter } from "./round-trips.js";
 
@@ -17,6 +18,12 @@ import { NO_ROUND_TRIPS, type RoundTripCounter } from "./round-trips.js";
 export interface ServerUrls {
   readonly redis: string;
   readonly postgres: string;
+  /**
+   * The client Baton's Postgres backend runs on: `pg` (node-postgres, a counting `pg.Pool`
+   * passed as `pool`) or `postgres` (postgres.js, a counting instance passed as `sql`). Default
+   * `pg`; `BATON_BENCH_PG_CLIENT=postgres` picks the other (issue 26 measures both).
+   */
+  readonly postgresClient?: "pg" | "postgres";
 }
 
 /** The servers of these machines (DEPENDENCIES.md), unless the environment names others. */
@@ -27,6 +34,7 @@ export function serverUrlsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerU
       env.BATON_POSTGRES_URL ??
       env.BATON_TEST_POSTGRES_URL ??
       "postgres://postgres@127.0.0.1:5432/test",
+    postgresClient: env.BATON_BENCH_PG_CLIENT === "postgres" ? "postgres" : "pg",
   };
 }
 
@@ -43,6 +51,11 @@ export interface OpenBackend {
    * messages), to cross-check `roundTrips`.
    */
   readonly readyForQuery?: () => number;
+  /**
+   * postgres.js only: round trips in the protocol sense in the current window (sends after a
+   * receive), where pipelined statements share one.
+   */
+  readonly flushes?: () => number;
   /** Removes the run's keys or schema and closes what this module opened. Idempotent. */
   cleanup(): Promise<void>;
 }
@@ -96,7 +109,7 @@ export async function openBackend(
     };
   }
   if (backend === "redis") return openRedis(implementation, urls.redis, fastPaths);
-  return openPostgres(implementation, urls.postgres);
+  return openPostgres(implementation, urls.postgres, urls.postgresClient ?? "pg");
 }
 
 async function cleanup(): Promise<void> {}
@@ -121,7 +134,11 @@ async function openRedis(
   };
 }
 
-async function openPostgres(implementation: Implementation, url: string): Promise<OpenBackend> {
+async function openPostgres(
+  implementation: Implementation,
+  url: string,
+  client: "pg" | "postgres",
+): Promise<OpenBackend> {
   const schema = uniqueRunName();
   const admin = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 });
   admin.on("error", () => {});
@@ -136,6 +153,25 @@ async function openPostgres(implementation: Implementation, url: string): Promis
   } catch (error) {
     await admin.end().catch(() => {});
     throw unreachable("Postgres", url, error);
+  }
+  if (implementation === "baton" && client === "postgres") {
+    const counting = createCountingSql({ url });
+    return {
+      state: createBatonPostgresState({ sql: counting.sql, schema }),
+      roundTrips: counting.queries,
+      namespace: schema,
+      connectionsOpened: counting.connectionsOpened,
+      readyForQuery: counting.readyForQuery,
+      flushes: counting.flushes,
+      cleanup: once(async () => {
+        await counting.sql.end().catch(() => {});
+        try {
+          await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`);
+        } finally {
+          await admin.end().catch(() => {});
+        }
+      }),
+    };
   }
   const counting = createCountingPool({
     url,

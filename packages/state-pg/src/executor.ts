@@ -35,6 +35,13 @@ export interface Executor {
     advisoryKey: string,
     work: (run: RunQuery) => Promise<T>,
   ): Promise<T>;
+  /** {@link transaction} of one statement: a client that pipelines may send it all at once. */
+  transactionStatement<R extends QueryResultRow = QueryResultRow>(
+    step: string,
+    advisoryKey: string,
+    text: string,
+    values: unknown[],
+  ): Promise<QueryResult<R>>;
   withClient<T>(step: string, work: (run: RunQuery) => Promise<T>): Promise<T>;
 }
 
@@ -91,6 +98,15 @@ export class PgExecutor implements Executor {
       await run("COMMIT");
       return result;
     });
+  }
+
+  transactionStatement<R extends QueryResultRow = QueryResultRow>(
+    step: string,
+    advisoryKey: string,
+    text: string,
+    values: unknown[],
+  ): Promise<QueryResult<R>> {
+    return this.transaction(step, advisoryKey, (run) => run<R>(text, values));
   }
 
   /**

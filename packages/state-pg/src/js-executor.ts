@@ -86,6 +86,32 @@ export class PostgresJsExecutor implements Executor {
     });
   }
 
+  /**
+   * One statement in a transaction, pipelined whole: `BEGIN` (with the advisory lock), the
+   * statement and `COMMIT` go out together, one round trip. Safe because nothing is decided
+   * between them: if the `BEGIN` fails the statement fails inside the aborted transaction, and
+   * if the statement fails the server answers the `COMMIT` with a rollback; either way the step
+   * rejects with the first error and nothing is committed.
+   */
+  transactionStatement<R extends QueryResultRow = QueryResultRow>(
+    step: string,
+    advisoryKey: string,
+    text: string,
+    values: unknown[],
+  ): Promise<QueryResult<R>> {
+    if (!/^-?\d+$/.test(advisoryKey)) throw new Error(`not an advisory key: ${advisoryKey}`);
+    return this.withClient(step, async (run) => {
+      const [, result] = await Promise.all([
+        run(
+          `${beginTransaction(this.timeoutMs)}; SELECT pg_advisory_xact_lock(${advisoryKey}::bigint)`,
+        ),
+        run<R>(text, values),
+        run("COMMIT"),
+      ]);
+      return result;
+    });
+  }
+
   withClient<T>(step: string, work: (run: RunQuery) => Promise<T>): Promise<T> {
     return withDeadline(step, this.timeoutMs, (watch) => this.onReserved(step, work, watch));
   }

@@ -291,11 +291,14 @@ export class PostgresState implements StateAdapter {
       options.maxSize,
       options.onFull,
     ];
-    const row = await executor.transaction(
+    const lockKey = advisoryKey(this.schema, this.keyPrefix, "queue", key);
+    const result = await executor.transactionStatement<EnqueueRow>(
       step,
-      advisoryKey(this.schema, this.keyPrefix, "queue", key),
-      async (run) => (await run<EnqueueRow>(sql.enqueue, values)).rows[0],
+      lockKey,
+      sql.enqueue,
+      values,
     );
+    const row = result.rows[0];
     return enqueueOutcome(step, row, entry, options);
   }
 
@@ -348,9 +351,8 @@ export class PostgresState implements StateAdapter {
       options.ttlMs ?? null,
       options.maxLength ?? null,
     ];
-    await executor.transaction(step, advisoryKey(this.schema, this.keyPrefix, "list", key), (run) =>
-      run(sql.appendToList, values),
-    );
+    const lockKey = advisoryKey(this.schema, this.keyPrefix, "list", key);
+    await executor.transactionStatement(step, lockKey, sql.appendToList, values);
   }
 
   async getList<T extends JsonValue = JsonValue>(key: string): Promise<T[]> {
