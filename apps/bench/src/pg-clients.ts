@@ -11,7 +11,7 @@ import { messageSource, runScenario, SCENARIO_NAMES, SCENARIOS } from "./scenari
 // counted per client (counting-pool.ts, counting-sql.ts); on postgres.js also round trips in
 // the protocol sense, where pipelined statements share one.
 //   pnpm --filter @baton/bench exec tsx src/pg-clients.ts [--messages N] [--warmup N]
-//     [--rounds N] [--link-delay-ms N]
+//     [--rounds N] [--link-delay-ms N] [--scenarios a,b]
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== "--"),
   options: {
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "100" },
     rounds: { type: "string", default: "3" },
     "link-delay-ms": { type: "string", default: "0" },
+    scenarios: { type: "string", default: SCENARIO_NAMES.join(",") },
   },
 });
 const messages = Number(values.messages);
@@ -78,7 +79,9 @@ const link = linkDelayMs > 0 ? await openLink(direct, ["postgres"], linkDelayMs)
 const urls = link?.urls ?? direct;
 const rows: string[] = [];
 try {
-  for (const scenario of SCENARIO_NAMES) {
+  for (const scenario of SCENARIO_NAMES.filter((name) =>
+    values.scenarios.split(",").includes(name),
+  )) {
     const samples: Record<string, Sample[]> = { pg: [], postgres: [] };
     for (let round = 0; round < rounds; round += 1) {
       const order =
