@@ -206,14 +206,22 @@ export async function notRun(context: StrategyContext, deliveryKey: string): Pro
 /**
  * A run that failed after its lease was lost, or after shutdown aborted it, was stopped from
  * outside, not by its own fault: `preempted`.
+ *
+ * With durable turns the turn is not lost with the run: it is handed back (ADR 0031), and its
+ * messages end `queued` here — their one terminal disposition is recorded by the instance that
+ * runs the turn again. That holds whatever the run came to once the turn is no longer this
+ * run's: after a lost lease (another instance may already run it again) or a hand-back at
+ * shutdown's deadline, even a run that returned must not record a second disposition.
  */
 export function dispositionOf(
   outcome: Exclude<BatchOutcome, "not-run">,
   session: LockSession,
 ): DeliveryDisposition {
   // A run whose handler took a hold stopped nothing from outside: its own error stays `error`.
-  if (outcome !== "error" || session.usable || session.adopted) return outcome;
-  // With durable turns the turn is not lost with the run: it is handed back (ADR 0031).
+  if (session.adopted) return outcome;
+  if (session.handingBack) return "queued";
+  if (!session.held && session.handBack("lease-lost")) return "queued";
+  if (outcome !== "error" || session.usable) return outcome;
   return session.handBack(session.interruptReason()) ? "queued" : "preempted";
 }
 

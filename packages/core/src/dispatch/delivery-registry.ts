@@ -142,6 +142,10 @@ export class DeliveryRegistry {
    */
   settle(key: string, disposition: DeliveryDisposition, reason?: string, counted = true): void {
     const entry = this.pending.get(key);
+    // A hand-off is counted by the instance the delivery is tracked on, once (ADR 0011): not for
+    // a key this instance does not track, or no longer does (its disposition was already given,
+    // e.g. at shutdown, before its turn was handed back).
+    if (disposition === "queued" && !entry) counted = false;
     if (counted) this.count(key, disposition);
     if (this.observesEvents) {
       this.emit({

@@ -228,6 +228,65 @@ describe.each([
   });
 });
 
+describe("one terminal disposition when a run outlives its turn", () => {
+  it("records nothing terminal for a run that returns after losing its lease; the recovered run records it", async () => {
+    const c = cluster(true);
+    const aCounts = outcomeRecorder();
+    const bCounts = outcomeRecorder();
+    // Ignores its signal on purpose: it returns long after its lease was lost.
+    const stubborn: Behaviour = (_id, _context, self) => sleep(self.clock, 3_000);
+    const a = await c.start("a", stubborn, aCounts.observer, 60_000);
+    const extend = c.shared.extendLock.bind(c.shared);
+    let partitioned = false;
+    c.shared.extendLock = (lock, ttlMs) =>
+      partitioned ? Promise.reject(new Error("unreachable")) : extend(lock, ttlMs);
+    const first = a.send("first");
+    await c.clock.advance(10);
+    partitioned = true;
+    await c.clock.advance(LOCK_TTL_MS);
+    partitioned = false;
+    const b = await c.start("b", async () => {}, bCounts.observer);
+    await c.clock.advance(SWEEP_INTERVAL_MS);
+    await c.clock.advance(3_000);
+
+    expect(await first).toEqual({
+      outcome: "queued",
+      reason: "turn handed back for another instance",
+    });
+    expect(c.runs.map((run) => [run.instance, run.attempt])).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    expect(aCounts.counted).toEqual(["handed-off"]);
+    expect(bCounts.counted).toEqual(["handled"]);
+    await Promise.all([a.chat.shutdown(), b.chat.shutdown()]);
+  });
+
+  it("records nothing terminal for a run that returns after shutdown's deadline handed its turn back", async () => {
+    const c = cluster(true);
+    const aCounts = outcomeRecorder();
+    const bCounts = outcomeRecorder();
+    const stubborn: Behaviour = (_id, _context, self) => sleep(self.clock, 2_000);
+    const a = await c.start("a", stubborn, aCounts.observer);
+    const b = await c.start("b", async () => {}, bCounts.observer);
+    const first = a.send("first");
+    await c.clock.advance(10);
+    const stopping = a.chat.shutdown({ timeoutMs: 500 });
+    await c.clock.advance(500);
+    await stopping;
+    await c.clock.advance(2_000);
+
+    expect((await first).outcome).toBe("queued");
+    expect(c.runs.map((run) => [run.instance, run.attempt])).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    expect(aCounts.counted).toEqual(["handed-off"]);
+    expect(bCounts.counted).toEqual(["handled"]);
+    await b.chat.shutdown();
+  });
+});
+
 describe("run events of a recovered turn", () => {
   it("carry the attempt, so tools can show a turn run again", async () => {
     const c = cluster(true);
