@@ -115,6 +115,11 @@ export class Fleet {
       .sort((a, b) => a.atMs - b.atMs);
   }
 
+  /** Runs of `messageId` (as the latest message) whose handler finished: not aborted, no crash. */
+  completedRuns(messageId: string): RunEntry[] {
+    return this.runs(messageId, "run-end").filter((run) => !run.aborted && !run.crashed);
+  }
+
   /** Terminal dispositions of `messageId` across every worker. */
   dispositions(messageId: string): string[] {
     return terminalDispositions(this.entries()).get(messageId) ?? [];

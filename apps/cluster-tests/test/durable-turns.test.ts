@@ -10,7 +10,10 @@ import { checkDurableInvariants } from "../src/invariants.js";
 // interrupted turns: exactly one runs each again, as attempt 2, before the message queued behind
 // it. Both stops in one fleet, at once: half the processes to start, and a deploy that meets a
 // crash.
-const LOCK_TTL_MS = 1_000;
+// Long enough that a survivor stalled by a loaded machine keeps its lease: a lost one makes
+// another attempt, which the assertions allow, but a SIGTERMed holder whose hand-back came too
+// late would be recovered as lease-expired instead of shutdown.
+const LOCK_TTL_MS = 2_000;
 const SWEEP_INTERVAL_MS = 250;
 const MAX_ATTEMPTS = 3;
 const THREAD = "mock:C1:T1";
@@ -83,8 +86,11 @@ describe.concurrent("a turn interrupted mid-handler is run again by a survivor",
         const first = `first-${holder}`;
         const second = `second-${holder}`;
         const firstRuns = fleet.runs(first);
+        // The holder's run, then a survivor's as attempt 2, told why. (On a machine loaded
+        // enough for a survivor to lose its own lease, attempt 3 may follow: the invariants
+        // below bound and check it.)
         expect(
-          firstRuns.map((run) => [run.worker, run.attempt]),
+          firstRuns.slice(0, 2).map((run) => [run.worker, run.attempt]),
           first,
         ).toEqual([
           [holder, 1],
@@ -101,15 +107,19 @@ describe.concurrent("a turn interrupted mid-handler is run again by a survivor",
         if (signal === "SIGKILL") {
           expect(attempt2?.atMs).toBeGreaterThan(fleet.diedAtMs.get(holder) ?? Infinity);
         }
-        // The interrupted turn first, then the queue behind it.
-        const secondRuns = fleet.runs(second);
+        // The turn finished once; only then did the message queued behind it run.
+        const finished = fleet.completedRuns(first);
         expect(
-          secondRuns.map((run) => [run.attempt, run.skipped]),
-          second,
-        ).toEqual([[1, []]]);
-        const attempt2End = fleet.runs(first, "run-end").find((run) => run.attempt === 2);
-        expect(attempt2End?.aborted).toBe(false);
-        expect(secondRuns[0]?.atMs).toBeGreaterThanOrEqual(attempt2End?.atMs ?? Infinity);
+          finished.map((run) => run.worker === holder),
+          first,
+        ).toEqual([false]);
+        const secondRuns = fleet.runs(second);
+        expect(secondRuns.length, second).toBeGreaterThan(0);
+        for (const run of secondRuns) {
+          expect(run.skipped).toEqual([]);
+          expect(run.atMs).toBeGreaterThanOrEqual(finished[0]?.atMs ?? Infinity);
+        }
+        expect(fleet.completedRuns(second), second).toHaveLength(1);
         expect(fleet.dispositions(first), first).toEqual(["handled"]);
         expect(fleet.dispositions(second), second).toEqual(["handled"]);
         // The SIGTERMed holder handed its turn back: `queued` (handed off), not terminal.
@@ -178,15 +188,19 @@ describe.concurrent("a handler that ignores its signal past shutdown's deadline"
         await fleet.terminate(b);
 
         const runs = fleet.runs("first");
-        expect(runs.map((run) => [run.worker, run.attempt, run.interrupted?.reason])).toEqual([
+        expect(
+          runs.slice(0, 2).map((run) => [run.worker, run.attempt, run.interrupted?.reason]),
+        ).toEqual([
           ["a", 1, undefined],
           ["b", 2, "shutdown"],
         ]);
         expect(fleet.dispositions("first")).toEqual(["handled"]);
         expect(fleet.dispositions("second")).toEqual(["handled"]);
+        // The re-run finished the turn (attempt 1 was never waited for), then "second" ran.
+        const finished = fleet.completedRuns("first").filter((run) => run.worker === "b");
+        expect(finished).toHaveLength(1);
         const [secondRun] = fleet.runs("second");
-        const rerunEnd = fleet.runs("first", "run-end").find((run) => run.attempt === 2);
-        expect(secondRun?.atMs).toBeGreaterThanOrEqual(rerunEnd?.atMs ?? Infinity);
+        expect(secondRun?.atMs).toBeGreaterThanOrEqual(finished[0]?.atMs ?? Infinity);
         // The overlap of the ignoring attempt 1 with the re-run is what handing back at the
         // deadline means; every other invariant holds.
         const report = checkDurableInvariants(fleet.entries(), ["first", "second"], {

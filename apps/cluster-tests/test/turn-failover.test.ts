@@ -33,7 +33,8 @@ function threadOnAMaster(keyPrefix: string) {
 describe("a Redis Cluster master killed while a turn runs on it", () => {
   it("the promoted replica keeps the turn record: a survivor runs the turn once more, handled exactly once, then the queue behind it", async (test) => {
     const { expect } = test;
-    expect(cluster.healthy()).toBe(true);
+    // Healthy as beforeAll left it, replicas synced; a moment's doubt on a busy machine waits.
+    await cluster.waitUntilHealthy(60_000);
     const backend: BackendSpec = {
       kind: "redis-cluster",
       rootUrls: cluster.rootUrls,
@@ -93,8 +94,8 @@ describe("a Redis Cluster master killed while a turn runs on it", () => {
     // The first run stopped on its lost lease; exactly one run finished the turn.
     expect(ends[0]?.worker).toBe("a");
     expect(ends[0]?.aborted).toBe(true);
-    expect(ends.filter((end) => !end.aborted)).toHaveLength(1);
-    const finished = ends.find((end) => !end.aborted);
+    const [finished, ...more] = fleet.completedRuns("first");
+    expect(more).toEqual([]);
     expect(finished?.attempt).toBeGreaterThanOrEqual(2);
     expect(finished?.attempt).toBeLessThanOrEqual(MAX_ATTEMPTS);
     expect(runs[1]?.atMs).toBeGreaterThan(killedAtMs);
