@@ -80,7 +80,10 @@ export function checkInvariants(
   }
   const terminal = new Map<string, string[]>();
   for (const entry of entries) {
-    if (entry.kind !== "settled" || !TERMINAL.has(entry.outcome)) continue;
+    // An echo of a disposition another worker decided (counted: false) is not a second one.
+    if (entry.kind !== "settled" || !TERMINAL.has(entry.outcome) || entry.counted === false) {
+      continue;
+    }
     const id = entry.deliveryKey.slice("mock:".length);
     terminal.set(id, [...(terminal.get(id) ?? []), entry.outcome]);
   }
@@ -124,7 +127,10 @@ export interface DurableCheckOptions {
 export function terminalDispositions(entries: readonly LogEntry[]): Map<string, string[]> {
   const terminal = new Map<string, string[]>();
   for (const entry of entries) {
-    if (entry.kind !== "settled" || !TERMINAL.has(entry.outcome)) continue;
+    // An echo of a disposition another worker decided (counted: false) is not a second one.
+    if (entry.kind !== "settled" || !TERMINAL.has(entry.outcome) || entry.counted === false) {
+      continue;
+    }
     const id = entry.deliveryKey.slice("mock:".length);
     terminal.set(id, [...(terminal.get(id) ?? []), entry.outcome]);
   }

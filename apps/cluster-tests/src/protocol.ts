@@ -118,5 +118,7 @@ export type LogEntry =
       deliveryKey: string;
       outcome: string;
       reason?: string;
+      /** False for an echo of a disposition another worker decided and counted (ADR 0011). */
+      counted?: boolean;
       atMs: number;
     };

@@ -64,6 +64,7 @@ const chat = new Chat({
         deliveryKey: event.deliveryKey,
         outcome: event.outcome ?? "unknown",
         ...(event.reason === undefined ? {} : { reason: event.reason }),
+        ...(event.counted === undefined ? {} : { counted: event.counted }),
         atMs: Date.now(),
       });
     },

@@ -52,6 +52,11 @@ async function startWorkers(backend: BackendSpec, count: number) {
       lockTtlMs: LOCK_TTL_MS,
       sweepIntervalMs: 500,
       debounceMs: 300,
+      // Without durable turns, the path these checks were written for: with them, a release lost
+      // in the failover (async replication) leaves a finished turn's record, which then runs
+      // again and records a second terminal disposition (docs/durable-turns.md §9, measured
+      // here: 3 of 12 messages). The kill under a durable turn is turn-failover.test.ts.
+      durableTurns: false,
       logPath: join(dir, `w${i}.jsonl`),
     });
     workers.push(worker);

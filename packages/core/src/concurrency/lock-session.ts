@@ -4,6 +4,7 @@ import type { LockLostError } from "../errors/index.js";
 import { LeaseKeeper } from "./lease-keeper.js";
 import type { LocalHolders } from "./local-holders.js";
 import { turnWriteOf } from "./queued-message.js";
+import { StateRetry } from "./state-retry.js";
 import type { BatchRun, Delivery, FusedAcquire, StrategyContext, TurnAttempt } from "./strategy.js";
 
 /** What a release does to the turn record when nothing said otherwise: the turn ended. */
@@ -262,6 +263,11 @@ export class LockSession {
     return this.keeper.held ? this.lock : null;
   }
 
+  private async sendRelease(): Promise<void> {
+    const looked = await sendRelease(this.context, this.holders, this.lock, this.turnRelease);
+    if (looked !== undefined) this.queuedAfterRelease = looked;
+  }
+
   /** Best effort: a record left with entries would only run the turn again after the hold. */
   private async emptyTurnRecord(): Promise<void> {
     try {
@@ -290,18 +296,7 @@ export class LockSession {
     // Nothing in flight (the usual case): the release goes out at once, without a turn.
     if (this.keeper.extending) await stopped;
     try {
-      // Token-checked, so safe even when the keeper believes the lease lost: a timed-out extend
-      // may still have succeeded on the backend.
-      const { state } = this.context;
-      const options = this.context.durableTurns ? { turn: this.turnRelease } : undefined;
-      if (state.releaseAndNext) {
-        // The fused release looks at the queue atomically with the release: a look under lock.
-        this.holders.noteLook(this.lock.key);
-        const { next } = await state.releaseAndNext(this.lock, options);
-        this.queuedAfterRelease = next !== null;
-      } else {
-        await state.releaseLock(this.lock, options);
-      }
+      await this.sendRelease();
     } catch (error) {
       this.context.logger.warn("release thread lock failed; the lease will expire instead", {
         lockKey: this.lock.key,
@@ -310,6 +305,45 @@ export class LockSession {
     } finally {
       this.holders.delete(this.lock.key, this.lock.fence);
       this.holders.unregister(this);
+    }
+  }
+}
+
+/**
+ * Sends a session's release. With durable turns a release that ends a turn is retried with the
+ * runtime's State backoff when it fails (a Redis restart, a failover): given up, it would leave
+ * the finished turn's record for a sweeper to run the turn again. Token-checked, so safe even when
+ * the keeper believes the lease lost: a timed-out extend may still have succeeded.
+ */
+async function sendRelease(
+  context: StrategyContext,
+  holders: LocalHolders,
+  lock: Lock,
+  turn: TurnRelease,
+): Promise<boolean | undefined> {
+  const { state } = context;
+  const options = context.durableTurns ? { turn } : undefined;
+  const retry =
+    context.durableTurns && turn.kind === "end" && context.stateRetry
+      ? new StateRetry(context.stateRetry, context.clock)
+      : undefined;
+  for (;;) {
+    try {
+      if (!state.releaseAndNext) {
+        await state.releaseLock(lock, options);
+        return undefined;
+      }
+      // The fused release looks at the queue atomically with the release: a look under lock.
+      holders.noteLook(lock.key);
+      const { next } = await state.releaseAndNext(lock, options);
+      return next !== null;
+    } catch (error) {
+      if (!retry || !(await retry.wait(undefined))) throw error;
+      context.logger.warn("ending a turn's lock failed; retrying, or the turn would run again", {
+        lockKey: lock.key,
+        attempt: retry.attempt,
+        error,
+      });
     }
   }
 }
