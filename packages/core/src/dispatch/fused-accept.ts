@@ -1,4 +1,5 @@
-import type { FusedAcquire } from "../concurrency/strategy.js";
+import { turnOf } from "../concurrency/queued-message.js";
+import type { Delivery, FusedAcquire } from "../concurrency/strategy.js";
 import type { Adapter, LockScope } from "../contracts/adapter.js";
 import type { Logger } from "../contracts/logger.js";
 import type { AcceptAndAcquireResult, StateAdapter } from "../contracts/state.js";
@@ -87,4 +88,14 @@ export function fusedAcquireOf(
   if (result.kind !== "acquired") return { kind: "busy", taken: false };
   const { lock, subscribed } = result;
   return { kind: "acquired", lock, subscribed, sentAtMs, taken: false };
+}
+
+/**
+ * The fused accept's request for `delivery`: with `turnEntryTtlMs` above 0 (durable turns) it
+ * carries the turn record of the delivery's own run, its entry living that long; 0 writes none.
+ */
+export function fusedRequest(delivery: Delivery, sentAtMs: number, turnEntryTtlMs: number) {
+  const { key, lockKey, threadId } = delivery;
+  if (turnEntryTtlMs <= 0) return { key, lockKey, threadId };
+  return { key, lockKey, threadId, turn: turnOf(delivery, sentAtMs, turnEntryTtlMs) };
 }

@@ -1,6 +1,5 @@
 import type { Clock } from "../clock/clock.js";
 import type { LocalHolders } from "../concurrency/local-holders.js";
-import { turnOf } from "../concurrency/queued-message.js";
 import { StateRetry, type StateRetryPolicy } from "../concurrency/state-retry.js";
 import type { Delivery, FusedAcquire, Strategy } from "../concurrency/strategy.js";
 import type { Adapter, DeliveryResult, LockScope } from "../contracts/adapter.js";
@@ -17,6 +16,7 @@ import {
   acceptAndAcquire,
   type FusedAcceptDeps,
   fusedAcquireOf,
+  fusedRequest,
   lockKeySoon,
 } from "./fused-accept.js";
 
@@ -157,21 +157,8 @@ export class MessageDispatcher {
         const lockKey = typeof pendingKey === "string" ? pendingKey : await pendingKey;
         const sentAtMs = fastPath?.now() ?? 0;
         const stateFailed = () => registry.endSpan(span, "error", "state unavailable");
-        const turnEntryTtlMs = fastPath?.turnEntryTtlMs ?? 0;
-        const request = {
-          key,
-          lockKey,
-          threadId,
-          ...(turnEntryTtlMs > 0
-            ? {
-                turn: turnOf(
-                  { key, adapter, threadId, lockKey, message, tenant },
-                  sentAtMs,
-                  turnEntryTtlMs,
-                ),
-              }
-            : {}),
-        };
+        const toRun = { key, adapter, threadId, lockKey, message, tenant };
+        const request = fusedRequest(toRun, sentAtMs, fastPath?.turnEntryTtlMs ?? 0);
         const result = await acceptAndAcquire(this.fusedDeps, request, stateFailed);
         if (result.kind === "duplicate") {
           this.options.logger.debug("duplicate message skipped", { key });
@@ -181,7 +168,7 @@ export class MessageDispatcher {
         // Local from now on, as a lock taken inside the strategy is: a contender arriving before
         // the strategy starts waits for this holder's drain instead of handing its message off.
         if (fused.kind === "acquired") this.options.holders.add(lockKey, fused.lock.fence);
-        const delivery = { key, adapter, threadId, lockKey, message, tenant, fused };
+        const delivery = { ...toRun, fused };
         return { delivery, permit, span };
       }
       if (!(await this.markAccepted(key, span))) {
